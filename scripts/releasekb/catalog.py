@@ -1,0 +1,379 @@
+"""Stage 3, catalog: the cross-version model the site and the CLI read.
+
+A feature is every entry with the same id across releases, in version order; its
+lifecycle and the changelog events (introduced, promoted, demoted, breaking change...)
+are computed here, once, so templates only loop and print.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import combinations
+
+from releasekb.i18n import LANGUAGES, interface_strings
+from releasekb.model import ChangeEntry, FeatureEntry
+from releasekb.validate import ValidatedData
+
+Text = dict[str, str]  # language -> text
+
+UNLABELED = "unlabeled"
+
+# Changelog event kinds, in the order a release's changelog lists them.
+EVENT_KINDS = (
+    "breaking", "removal", "deprecation", "promoted", "demoted", "labeled",
+    "introduced", "addition", "updated", "improvement", "fix",
+)  # fmt: skip
+# Events a reader upgrading between two versions must not miss.
+UPGRADE_KINDS = ("breaking", "removal", "deprecation", "promoted", "demoted")
+
+
+def _text(model) -> Text:
+    return {lang: getattr(model, lang) for lang in LANGUAGES}
+
+
+@dataclass(frozen=True)
+class Level:
+    """A stability label as a release published it, or 'unlabeled'."""
+
+    key: str
+    rank: int | None
+    name: Text
+    description: Text
+
+
+@dataclass(frozen=True)
+class Area:
+    key: str
+    name: Text
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str
+    lang: str
+    url: str | None
+    credit: str | None
+
+
+@dataclass(eq=False)
+class Entry:
+    """What one release says about one feature or change."""
+
+    release: Release
+    id: str
+    is_change: bool
+    kind: str  # new | improvement | fix, or breaking | deprecation | removal
+    area: Area
+    level: Level | None  # None for changes
+    name: Text | None
+    title: Text
+    summary: Text
+    migration: Text | None
+    apis: tuple[str, ...]
+    links: tuple[Link, ...]
+    part_of: str | None
+    position: int  # order in the release file
+    feature: Feature = field(init=False)
+
+
+@dataclass(eq=False)
+class Feature:
+    """One id across releases: its entries in version order and what happened to it."""
+
+    id: str
+    entries: list[Entry] = field(default_factory=list)
+    parent: Feature | None = None
+    parts: list[Feature] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def latest(self) -> Entry:
+        return self.entries[-1]
+
+    @property
+    def first(self) -> Entry:
+        return self.entries[0]
+
+    @property
+    def title(self) -> Text:
+        names = [e.name for e in self.entries if e.name]
+        return names[-1] if names else self.first.title
+
+    @property
+    def area(self) -> Area:
+        return self.latest.area
+
+    @property
+    def level(self) -> Level | None:
+        """The most recently published stability of the feature itself (None for changes only)."""
+        levels = [e.level for e in self.entries if e.level is not None]
+        return levels[-1] if levels else None
+
+    @property
+    def removed_in(self) -> Release | None:
+        return next((e.release for e in self.entries if e.is_change and e.kind == "removal"), None)
+
+    @property
+    def is_change_only(self) -> bool:
+        return all(e.is_change for e in self.entries)
+
+    @property
+    def is_fix_only(self) -> bool:
+        return all(not e.is_change and e.kind == "fix" for e in self.entries)
+
+    @property
+    def releases(self) -> list[Release]:
+        return [e.release for e in self.entries]
+
+    @property
+    def apis(self) -> list[str]:
+        return list(dict.fromkeys(api for e in self.entries for api in e.apis))
+
+    def entry_in(self, release: Release) -> Entry | None:
+        return next((e for e in self.entries if e.release is release), None)
+
+    @property
+    def timeline(self) -> list[Event]:
+        """Own events plus the introduction of each part, in version order."""
+        part_events = [ev for part in self.parts for ev in part.events if ev.kind == "addition"]
+        order = {id(r): i for i, r in enumerate(self.first.release.catalog.releases)}
+        return sorted(self.events + part_events, key=lambda ev: (order[id(ev.release)], ev.entry.position))
+
+
+@dataclass(eq=False)
+class Event:
+    """A changelog line: what a release did to a feature."""
+
+    kind: str
+    entry: Entry
+    before: Level | None = None  # for promoted / demoted / labeled
+    after: Level | None = None
+
+    @property
+    def release(self) -> Release:
+        return self.entry.release
+
+    @property
+    def feature(self) -> Feature:
+        return self.entry.feature
+
+
+@dataclass(eq=False)
+class Release:
+    catalog: Catalog
+    version: str
+    date: str
+    scheme: str
+    scheme_levels: list[Level]
+    title: Text
+    summary: Text
+    sources: list[Source]
+    entries: list[Entry] = field(default_factory=list)
+    highlight_ids: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    previous: Release | None = None
+    next: Release | None = None
+
+    @property
+    def features(self) -> list[Entry]:
+        return [e for e in self.entries if not e.is_change]
+
+    @property
+    def changes(self) -> list[Entry]:
+        return [e for e in self.entries if e.is_change]
+
+    @property
+    def highlights(self) -> list[Entry]:
+        by_id = {e.id: e for e in self.entries}
+        return [by_id[i] for i in self.highlight_ids]
+
+    @property
+    def features_by_area(self) -> list[tuple[Area, list[Entry]]]:
+        """Features grouped by area, areas in project.yaml order, entries in file order."""
+        return [
+            (area, entries)
+            for area in self.catalog.areas.values()
+            if (entries := [e for e in self.features if e.area is area])
+        ]
+
+    @property
+    def level_counts(self) -> list[tuple[Level, int]]:
+        """How many features carry each level: the scheme's labels first, then unlabeled."""
+        counts = Counter(e.level.key for e in self.features)
+        levels = [*self.scheme_levels, self.catalog.levels[UNLABELED]]
+        return [(level, counts[level.key]) for level in levels if counts[level.key] or level.rank]
+
+    def count_at(self, level: Level) -> int:
+        return sum(1 for e in self.features if e.level is level)
+
+    @property
+    def newer(self) -> list[Release]:
+        releases = self.catalog.releases
+        return releases[releases.index(self) + 1 :]
+
+
+@dataclass(eq=False)
+class Catalog:
+    product_name: Text
+    site_name: Text
+    areas: dict[str, Area]
+    levels: dict[str, Level]  # every label of project.yaml, then unlabeled
+    releases: list[Release] = field(default_factory=list)  # oldest first
+    features: dict[str, Feature] = field(default_factory=dict)  # in order of first appearance
+
+    @property
+    def latest(self) -> Release:
+        return self.releases[-1]
+
+    @property
+    def releases_newest_first(self) -> list[Release]:
+        return self.releases[::-1]
+
+    def release(self, version: str) -> Release:
+        return next(r for r in self.releases if r.version == version)
+
+    @cached_property
+    def matrix_features(self) -> list[Feature]:
+        """Rows of the stability matrix: every feature and change, not the bug fixes."""
+        return [f for f in self.features.values() if not f.is_fix_only]
+
+    def features_at(self, level: Level) -> list[tuple[Release, list[Entry]]]:
+        """Per release (newest first), the entries published at `level`."""
+        result = []
+        for release in self.releases_newest_first:
+            entries = [e for e in release.features if e.level is level]
+            if entries:
+                result.append((release, entries))
+        return result
+
+    def count_at(self, level: Level) -> int:
+        return sum(release.count_at(level) for release in self.releases)
+
+    def releases_between(self, old: Release, new: Release) -> list[Release]:
+        """The releases after `old` up to and including `new`, newest first."""
+        start, end = self.releases.index(old), self.releases.index(new)
+        return self.releases[end:start:-1]
+
+    @property
+    def upgrade_paths(self) -> list[tuple[Release, Release]]:
+        """Every (from, to) pair of releases, oldest first."""
+        return list(combinations(self.releases, 2))
+
+    def events_between(self, old: Release, new: Release, kinds=EVENT_KINDS) -> list[Event]:
+        """Events of the releases after `old` up to and including `new`, newest release first."""
+        return [ev for release in self.releases_between(old, new) for ev in release.events if ev.kind in kinds]
+
+
+def build_catalog(data: ValidatedData) -> Catalog:
+    """Build the cross-version model from validated data (ordered by version)."""
+    project = data.project
+    unlabeled_strings = {lang: interface_strings(lang) for lang in LANGUAGES}
+    levels = {
+        key: Level(key, label.rank, _text(label.name), _text(label.description))
+        for key, label in sorted(project.stability.labels.items(), key=lambda kv: -kv[1].rank)
+    }
+    levels[UNLABELED] = Level(
+        UNLABELED,
+        None,
+        {lang: s["level_unlabeled"] for lang, s in unlabeled_strings.items()},
+        {lang: s["level_unlabeled_description"] for lang, s in unlabeled_strings.items()},
+    )
+    catalog = Catalog(
+        product_name=_text(project.product.name),
+        site_name=_text(project.product.site_name),
+        areas={key: Area(key, _text(name)) for key, name in project.areas.items()},
+        levels=levels,
+    )
+    for loaded in data.releases:
+        record = loaded.record
+        release = Release(
+            catalog=catalog,
+            version=record.version,
+            date=record.date,
+            scheme=record.scheme,
+            scheme_levels=[levels[key] for key in project.stability.schemes[record.scheme]],
+            title=_text(record.title),
+            summary=_text(record.summary),
+            sources=[Source(s.kind, s.lang, s.url, s.credit) for s in record.sources],
+            highlight_ids=list(record.highlights),
+        )
+        for position, raw in enumerate([*record.features, *record.changes]):
+            entry = _entry(release, raw, position, catalog)
+            feature = catalog.features.setdefault(entry.id, Feature(entry.id))
+            entry.feature = feature
+            feature.entries.append(entry)
+            release.entries.append(entry)
+        if catalog.releases:
+            release.previous = catalog.releases[-1]
+            catalog.releases[-1].next = release
+        catalog.releases.append(release)
+
+    for feature in catalog.features.values():
+        parent_id = next((e.part_of for e in reversed(feature.entries) if e.part_of), None)
+        if parent_id:
+            feature.parent = catalog.features[parent_id]
+            feature.parent.parts.append(feature)
+        _compute_events(feature)
+    for release in catalog.releases:
+        release.events = sorted(
+            (ev for f in catalog.features.values() for ev in f.events if ev.release is release),
+            key=lambda ev: (EVENT_KINDS.index(ev.kind), ev.entry.position),
+        )
+    return catalog
+
+
+def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, catalog: Catalog) -> Entry:
+    is_change = isinstance(raw, ChangeEntry)
+    level = None if is_change else catalog.levels[raw.stability or UNLABELED]
+    return Entry(
+        release=release,
+        id=raw.id,
+        is_change=is_change,
+        kind=raw.kind,
+        area=catalog.areas[raw.area],
+        level=level,
+        name=_text(raw.name) if raw.name else None,
+        title=_text(raw.title),
+        summary=_text(raw.summary),
+        migration=_text(raw.migration) if is_change else None,
+        apis=tuple(raw.apis),
+        links=tuple(Link(link.kind, link.url) for link in raw.links),
+        part_of=None if is_change else raw.part_of,
+        position=position,
+    )
+
+
+def _compute_events(feature: Feature) -> None:
+    """One event per entry: what that release did to the feature, given what came before."""
+    previous_level: Level | None = None
+    for index, entry in enumerate(feature.entries):
+        if entry.is_change:
+            feature.events.append(Event(entry.kind, entry))
+            continue
+        level = entry.level
+        if previous_level is None and not any(not e.is_change for e in feature.entries[:index]):
+            if entry.part_of:
+                kind = "addition"
+            else:
+                kind = {"new": "introduced", "improvement": "improvement", "fix": "fix"}[entry.kind]
+            feature.events.append(Event(kind, entry, after=level))
+        else:
+            kind = _level_change(previous_level, level)
+            feature.events.append(Event(kind, entry, before=previous_level, after=level))
+        previous_level = level
+
+
+def _level_change(before: Level | None, after: Level) -> str:
+    if before is None or before.rank is None:
+        return "labeled" if after.rank is not None else "updated"
+    if after.rank is None or after.rank == before.rank:
+        return "updated"
+    return "promoted" if after.rank > before.rank else "demoted"

@@ -1,0 +1,43 @@
+"""The thin glue between MkDocs and the pipeline, loaded by mkdocs.yml's `hooks:`.
+
+on_config validates the data and writes the generated pages before MkDocs collects
+files, and asks `mkdocs serve` to watch the data folder. Everything else lives in plain
+modules that the tests call directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jieba
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+from releasekb.problems import DataError
+from releasekb.site import data_fingerprint, generate
+from releasekb.validate import load_data
+
+_generated_for: str | None = None  # fingerprint of the data last generated in this process
+
+
+@event_priority(100)  # before mkdocs-static-i18n (-100) and the search plugin
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    global _generated_for
+    root = Path(config.config_file_path).parent
+    data_dir = root / config.extra.get("releasekb_data", "releases")
+    if str(data_dir) not in config.watch:
+        config.watch.append(str(data_dir))
+    fingerprint = data_fingerprint(data_dir)
+    if fingerprint == _generated_for:
+        return config  # mkdocs-static-i18n runs on_config again for each extra language
+    try:
+        data = load_data(data_dir)
+        generate(data, Path(config.docs_dir), config.site_url or "")
+    except DataError as error:
+        raise PluginError("invalid release data:\n" + error.report()) from None
+    # Chinese search: make glossary terms single jieba tokens, so they are found whole.
+    for term in data.project.glossary:
+        jieba.add_word(term.zh)
+    _generated_for = fingerprint
+    return config

@@ -1,0 +1,189 @@
+"""The shape of the data: typed records for project.yaml and releases/<version>.yaml.
+
+These pydantic models are the single definition of the file formats: the validator
+checks files against them and `schema.py` turns them into the JSON Schemas that
+editors use. Vocabulary fields (areas, stability labels, schemes) are strings whose allowed values
+come from project.yaml: the validator passes them in as validation context, and
+`schema.py` writes them into the JSON Schema as enums.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    create_model,
+)
+
+from releasekb.i18n import LANGUAGES
+from releasekb.problems import not_one_of
+
+SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+VERSION_PATTERN = r"^[0-9]+(\.[0-9]+)*([.-]?[a-z0-9]+)*$"
+DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$"
+URL_PATTERN = r"^https?://[^\s/?#]+\.[^\s/?#]+(/[^\s]*)?$"
+
+FEATURE_KINDS = ("new", "improvement", "fix")
+CHANGE_KINDS = ("breaking", "deprecation", "removal")
+LINK_KINDS = (
+    "docs", "rfc", "design", "example", "tutorial", "paper", "release-notes", "source", "credit", "other",
+)  # fmt: skip
+SOURCE_KINDS = ("original", "translation")
+
+
+def _real_date(value: str) -> str:
+    parts = [int(p) for p in value.split("-")]
+    try:
+        datetime.date(parts[0], parts[1], parts[2] if len(parts) == 3 else 1)
+    except ValueError as error:
+        raise ValueError(f"'{value}' is not a real date ({error})") from None
+    return value
+
+
+NonEmptyText = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN)]
+Version = Annotated[str, StringConstraints(pattern=VERSION_PATTERN)]
+Date = Annotated[str, StringConstraints(pattern=DATE_PATTERN), AfterValidator(_real_date)]
+Url = Annotated[str, StringConstraints(pattern=URL_PATTERN), Field(json_schema_extra={"format": "uri"})]
+
+
+def _check_vocabulary(name: str):
+    """Check a value against the allowed values the validator passes in its context
+    (from project.yaml); without a context (e.g. schema generation) anything goes."""
+
+    def check(value: str, info: ValidationInfo) -> str:
+        allowed = (info.context or {}).get(name)
+        if allowed is None or value in allowed:
+            return value
+        if not allowed:
+            scheme = info.context.get("scheme")
+            raise ValueError(f"this release uses the scheme '{scheme}', which has no labels: "
+                             f"remove '{info.field_name}' (the feature is then unlabeled)")
+        raise ValueError(not_one_of(value, allowed))
+
+    return AfterValidator(check)
+
+
+def vocabulary(name: str) -> tuple:
+    """Annotations for a string whose allowed values are project.yaml's `name` vocabulary."""
+    return (_check_vocabulary(name), Field(json_schema_extra={"x-vocabulary": name}))
+
+
+Area = Annotated[str, *vocabulary("areas")]
+Scheme = Annotated[str, *vocabulary("schemes")]
+StabilityLabel = Annotated[str, *vocabulary("labels")]
+
+
+class Strict(BaseModel):
+    # strict: a number is never silently accepted as text; forbid: unknown keys are errors.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("text is blank")
+    return value
+
+
+# One field per language of the site: adding a language to i18n.LANGUAGES makes it required.
+Text = create_model(
+    "Text",
+    __base__=Strict,
+    __doc__="A text in every language of the site.",
+    **{lang: (Annotated[NonEmptyText, AfterValidator(_not_blank)], ...) for lang in LANGUAGES},
+)
+
+
+class Link(Strict):
+    kind: Literal[LINK_KINDS]
+    url: Url
+
+
+class Source(Strict):
+    kind: Literal[SOURCE_KINDS]
+    lang: Literal[LANGUAGES]
+    url: Url | None = None
+    credit: NonEmptyText | None = None
+
+
+class Entry(Strict):
+    """What one release says about one feature or change."""
+
+    id: Slug
+    area: Area
+    # The feature's own name, when `title` reports this release's news about it
+    # ("... becomes stable"). Feature pages use the latest name, else the first title.
+    name: Text | None = None
+    title: Text
+    summary: Text
+    apis: list[NonEmptyText] = []
+    links: list[Link] = []
+
+
+class FeatureEntry(Entry):
+    kind: Literal[FEATURE_KINDS] = "new"
+    stability: StabilityLabel | None = None
+    part_of: Slug | None = None
+
+
+class ChangeEntry(Entry):
+    kind: Literal[CHANGE_KINDS]
+    migration: Text
+
+
+class ReleaseFile(Strict):
+    version: Version
+    date: Date
+    scheme: Scheme
+    title: Text
+    summary: Text
+    sources: list[Source] = Field(min_length=1)
+    highlights: list[Slug] = []
+    features: list[FeatureEntry] = []
+    changes: list[ChangeEntry] = []
+
+
+class ProductInfo(Strict):
+    name: Text
+    site_name: Text
+
+
+class Label(Strict):
+    rank: int
+    name: Text
+    description: Text
+
+
+class StabilityConfig(Strict):
+    labels: dict[Slug, Label]
+    schemes: dict[Slug, list[Slug]]
+
+
+class GlossaryTerm(Strict):
+    en: NonEmptyText
+    zh: NonEmptyText
+    avoid: list[NonEmptyText] = []
+
+    def english_pattern(self) -> re.Pattern[str]:
+        """Whole-word, case-insensitive, plural allowed: 'scheduler' matches 'Schedulers'."""
+        return re.compile(rf"(?<![\w-]){re.escape(self.en)}(e?s)?(?![\w-])", re.IGNORECASE)
+
+
+class ProjectFile(Strict):
+    product: ProductInfo
+    areas: dict[Slug, Text]
+    stability: StabilityConfig
+    glossary: list[GlossaryTerm] = []
+
+
+def version_key(version: str) -> tuple:
+    """Order versions numerically: 0.2 < 1.4 < 1.10 (text order would put 1.10 first)."""
+    return tuple(int(p) if p.isdigit() else -1 for p in re.split(r"[.-]", version))

@@ -1,0 +1,223 @@
+"""Stage 4, render: catalog -> Markdown pages, one tree per language, through Jinja templates.
+
+Every value printed by a template is data and is escaped for Markdown and HTML by the
+environment's `finalize` (so a `|` or `<b>` in a summary is shown as text and cannot
+break a table); only helpers below return Markup. Templates receive catalog objects
+and interface strings and contain no data logic.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from releasekb import svg
+from releasekb.catalog import EVENT_KINDS, UPGRADE_KINDS, Catalog
+from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+
+# Anchors the release page uses for its own sections; no entry id may take one of them.
+RESERVED_ANCHORS = ("highlights", "stability-summary", "features", "changes", "sources", "navigation")
+
+# Characters that start Markdown or HTML syntax inline; written as numeric entities.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]{}<>|&#~^$!:]")
+
+
+def escape_text(value: object) -> Markup:
+    """Data text -> safe inline Markdown: whitespace collapsed, syntax characters neutralised,
+    `backtick` spans shown as code."""
+    if isinstance(value, Markup):
+        return value
+    text = re.sub(r"\s+", " ", str(value))  # a newline in data must not end a table row
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unmatched backtick is just a character
+        parts = [text]
+    out = []
+    for i, part in enumerate(parts):
+        escaped = _MARKDOWN_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", part)
+        out.append(f"<code>{escaped}</code>" if i % 2 else escaped)
+    return Markup("".join(out))
+
+
+def attr(value: object) -> Markup:
+    """A value for an HTML attribute (no Markdown processing happens inside attributes)."""
+    return Markup(html.escape(str(value), quote=True))
+
+
+def page_url(path: str) -> str:
+    """'releases/1.7.md' -> 'releases/1.7/', 'index.md' -> '' (MkDocs directory URLs)."""
+    stem = path.removesuffix(".md")
+    if stem == "index":
+        return ""
+    return stem.removesuffix("/index") + "/"
+
+
+def relative_url(from_path: str, to_path: str) -> str:
+    """The URL of page `to_path` as seen from page `from_path`, for raw HTML links."""
+    here = page_url(from_path) or "."
+    target = page_url(to_path) or "."
+    rel = posixpath.relpath(target, here)
+    return "./" if rel == "." else rel + "/"
+
+
+def relative_md(from_path: str, to_path: str) -> str:
+    """A Markdown link target MkDocs checks and rewrites: the .md file relative to this page."""
+    return posixpath.relpath(to_path, posixpath.dirname(from_path) or ".")
+
+
+def feature_path(feature_id: str) -> str:
+    return f"features/{feature_id}.md"
+
+
+def release_path(version: str) -> str:
+    return f"releases/{version}.md"
+
+
+def level_path(level_key: str) -> str:
+    return f"stability/{level_key}.md"
+
+
+def upgrade_path(old: str, new: str) -> str:
+    return f"changelog/{old}-to-{new}.md"
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # inside a language tree, e.g. "releases/1.7.md"
+    template: str
+    context: dict
+
+
+def pages(catalog: Catalog) -> list[Page]:
+    """Every generated page of one language tree (the same list for every language)."""
+    result = [
+        Page("index.md", "home.md.j2", {}),
+        Page("releases/index.md", "releases.md.j2", {}),
+        Page("features/index.md", "features.md.j2", {}),
+        Page("stability/index.md", "stability.md.j2", {}),
+        Page("changelog/index.md", "changelog.md.j2", {}),
+    ]
+    result += [Page(release_path(r.version), "release.md.j2", {"release": r}) for r in catalog.releases]
+    result += [Page(feature_path(f.id), "feature.md.j2", {"feature": f}) for f in catalog.features.values()]
+    result += [Page(level_path(key), "level.md.j2", {"level": level}) for key, level in catalog.levels.items()]
+    result += [
+        Page(upgrade_path(old.version, new.version), "upgrade.md.j2", {"old": old, "new": new})
+        for old, new in catalog.upgrade_paths
+    ]
+    return result
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        undefined=jinja2.StrictUndefined,
+        # finalize escapes every printed value for Markdown and HTML; autoescape makes macro
+        # output Markup, so it is not escaped a second time.
+        autoescape=True,
+        finalize=escape_text,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # Markdown anchors look like {#torch-fft}, so Jinja comments are {## ... ##}.
+        comment_start_string="{##",
+        comment_end_string="##}",
+    )
+    env.filters["attr"] = attr
+    return env
+
+
+def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str, str]:
+    """Render every page of one language: {path inside the language tree: Markdown}."""
+    env = environment()
+    strings = interface_strings(lang)
+    rendered = {}
+    for page in pages(catalog):
+        helpers = _PageHelpers(page.path, lang, strings, site_url)
+        context = {
+            "catalog": catalog,
+            "lang": lang,
+            "t": strings,
+            "page_path": page.path,
+            "event_kinds": EVENT_KINDS,
+            "upgrade_kinds": UPGRADE_KINDS,
+            "svg": svg,
+            **helpers.functions(),
+            **page.context,
+        }
+        rendered[page.path] = env.get_template(page.template).render(context)
+    return rendered
+
+
+def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
+    """{"en/releases/1.7.md": ..., "zh/releases/1.7.md": ...} for every language."""
+    return {
+        f"{lang}/{path}": text
+        for lang in LANGUAGES
+        for path, text in render_language(catalog, lang, site_url).items()
+    }
+
+
+class _PageHelpers:
+    """Link and formatting helpers bound to the page being rendered."""
+
+    def __init__(self, path: str, lang: str, strings: dict[str, str], site_url: str):
+        self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
+
+    def functions(self) -> dict:
+        return {
+            "md_link": self.md_link,
+            "href": self.href,
+            "permalink": self.permalink,
+            "format_date": self.format_date,
+            "feature_path": feature_path,
+            "release_path": release_path,
+            "level_path": level_path,
+            "upgrade_path": upgrade_path,
+            "badge": self.badge,
+            "event_text": self.event_text,
+        }
+
+    def md_link(self, to_path: str, anchor: str = "") -> Markup:
+        target = relative_md(self.path, to_path)
+        return Markup(target + (f"#{anchor}" if anchor else ""))
+
+    def href(self, to_path: str, anchor: str = "") -> Markup:
+        return attr(relative_url(self.path, to_path) + (f"#{anchor}" if anchor else ""))
+
+    def permalink(self, to_path: str) -> str:
+        """The permanent address of a page in this language: absolute when site_url is set."""
+        path = "/" + url_prefix(self.lang) + page_url(to_path)
+        return self.site_url.rstrip("/") + path if self.site_url else path
+
+    def format_date(self, date: str) -> str:
+        parts = [int(p) for p in date.split("-")]
+        key = "date_day" if len(parts) == 3 else "date_month"
+        month_name = self.strings["months"].split()[parts[1] - 1]
+        return self.strings[key].format(
+            year=parts[0], month=parts[1], day=parts[2] if len(parts) == 3 else "", month_name=month_name
+        )
+
+    def badge(self, level) -> Markup:
+        if level is None:
+            return Markup("")
+        return Markup(
+            f'<span class="rkb-badge rkb-level-{attr(level.key)}" title="{attr(level.description[self.lang])}">'
+            f"{escape_text(level.name[self.lang])}</span>"
+        )
+
+    def event_text(self, event) -> Markup:
+        """'promoted from Experimental to Stable' and the like, in this language."""
+        template = self.strings[f"event_{event.kind}"]
+        names = {
+            "before": escape_text(event.before.name[self.lang]) if event.before else "",
+            "after": escape_text(event.after.name[self.lang]) if event.after else "",
+            "parent": escape_text(event.feature.parent.title[self.lang]) if event.feature.parent else "",
+        }
+        return Markup(template.format(**names))

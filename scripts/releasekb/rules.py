@@ -1,0 +1,205 @@
+"""Meaning rules over shape-valid data: one small function per rule, one interface.
+
+Each rule takes the whole validated data and yields Problems; adding a rule means
+writing one function and listing it in RULES. Rules run only on files whose shape
+is valid, so they may rely on the typed records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from releasekb.loader import Location
+from releasekb.model import ChangeEntry, FeatureEntry, GlossaryTerm, Text
+from releasekb.problems import Problem, not_one_of, suggest
+
+if TYPE_CHECKING:
+    from releasekb.validate import LoadedRelease, ValidatedData
+
+Rule = Callable[["ValidatedData"], Iterator[Problem]]
+
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def entries(release: LoadedRelease) -> Iterator[tuple[Location, FeatureEntry | ChangeEntry]]:
+    """Every valid entry of a release with its location in the file."""
+    yield from zip(release.entry_locations, [*release.record.features, *release.record.changes])
+
+
+def texts(record: BaseModel, location: Location = ()) -> Iterator[tuple[Location, BaseModel]]:
+    """Every bilingual Text inside a record, with its location."""
+    for name in type(record).model_fields:
+        value = getattr(record, name)
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            here = (*location, name) if index is None else (*location, name, index)
+            if isinstance(item, Text):
+                yield here, item
+            elif isinstance(item, BaseModel):
+                yield from texts(item, here)
+
+
+def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
+    for release in data.releases:
+        expected = f"{release.record.version}.yaml"
+        if release.document.path.name != expected:
+            yield release.document.problem(
+                ("version",),
+                f"version '{release.record.version}' does not match the file name "
+                f"'{release.document.path.name}' (rename the file to {expected} or fix the version)",
+            )
+
+
+def scheme_labels_are_defined(data: ValidatedData) -> Iterator[Problem]:
+    labels = data.project.stability.labels
+    for scheme, scheme_labels in data.project.stability.schemes.items():
+        for i, label in enumerate(scheme_labels):
+            if label not in labels:
+                yield data.project_document.problem(
+                    ("stability", "schemes", scheme, i), not_one_of(label, labels)
+                )
+
+
+def ids_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
+    for release in data.releases:
+        seen: dict[str, Location] = {}
+        for location, entry in entries(release):
+            if entry.id in seen:
+                first = release.document.position((*seen[entry.id], "id"))
+                yield release.document.problem(
+                    (*location, "id"),
+                    f"duplicate id '{entry.id}' (already used at line {first.line}); "
+                    "one release describes a feature once",
+                )
+            else:
+                seen[entry.id] = location
+
+
+def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
+    for release in data.releases:
+        for lang in Text.model_fields:
+            seen: dict[str, str] = {}
+            for location, entry in entries(release):
+                title = getattr(entry.title, lang).strip().casefold()
+                if title in seen:
+                    yield release.document.problem(
+                        (*location, "title", lang),
+                        f"the same title is already used by '{seen[title]}'; give each entry its own",
+                    )
+                seen.setdefault(title, entry.id)
+
+
+def highlights_exist(data: ValidatedData) -> Iterator[Problem]:
+    for release in data.releases:
+        ids = [entry.id for _, entry in entries(release)]
+        for i, highlight in enumerate(release.record.highlights):
+            if highlight not in ids and release.complete:
+                yield release.document.problem(
+                    ("highlights", i), f"no entry with id '{highlight}' in this release{suggest(highlight, ids)}"
+                )
+
+
+def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
+    known: set[str] = set()
+    for release in data.releases:
+        here = {entry.id for _, entry in entries(release)}
+        for location, feature in entries(release):
+            target = getattr(feature, "part_of", None)
+            if target is None:
+                continue
+            location = (*location, "part_of")
+            if target == feature.id:
+                yield release.document.problem(location, "a feature cannot be part of itself")
+            elif target not in known | here and all(r.complete for r in data.releases):
+                yield release.document.problem(
+                    location,
+                    f"no feature '{target}' in this or an earlier release{suggest(target, known | here)}",
+                )
+        known |= here
+
+
+def removed_ids_stay_removed(data: ValidatedData) -> Iterator[Problem]:
+    removed_in: dict[str, str] = {}
+    for release in data.releases:
+        for location, entry in entries(release):
+            if entry.id in removed_in:
+                yield release.document.problem(
+                    (*location, "id"),
+                    f"'{entry.id}' was removed in {removed_in[entry.id]}; "
+                    "a removed feature cannot return under the same id (use a new id)",
+                )
+        for _, entry in entries(release):
+            if isinstance(entry, ChangeEntry) and entry.kind == "removal":
+                removed_in.setdefault(entry.id, release.record.version)
+
+
+def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
+    """An id in several releases needs a `name`: entry titles report news ("... becomes
+    stable"), while its feature page needs a title that stays true."""
+    seen: dict[str, list[tuple[LoadedRelease, Location, FeatureEntry | ChangeEntry]]] = {}
+    for release in data.releases:
+        for location, entry in entries(release):
+            seen.setdefault(entry.id, []).append((release, location, entry))
+    for feature_id, occurrences in seen.items():
+        if len(occurrences) > 1 and not any(entry.name for _, _, entry in occurrences):
+            release, location, _ = occurrences[0]
+            versions = ", ".join(r.record.version for r, _, _ in occurrences)
+            yield release.document.problem(
+                (*location, "id"),
+                f"'{feature_id}' appears in {versions}: give one of its entries a `name` "
+                "(the feature's own name in en and zh) for its feature page",
+            )
+
+
+def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
+    for release in data.releases:
+        for location, text in texts(release.record):
+            if not HAN.search(text.zh):
+                yield release.document.problem((*location, "zh"), "the Chinese text contains no Chinese")
+            if HAN.search(text.en):
+                yield release.document.problem(
+                    (*location, "en"), "the English text contains Chinese characters"
+                )
+
+
+def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
+    terms: list[GlossaryTerm] = data.project.glossary
+    patterns = [(term, term.english_pattern()) for term in terms]
+    for release in data.releases:
+        for location, text in texts(release.record):
+            for term, pattern in patterns:
+                if pattern.search(text.en) and term.zh.casefold() not in text.zh.casefold():
+                    yield release.document.problem(
+                        (*location, "zh"),
+                        f"the English text says '{term.en}', so the Chinese text should say "
+                        f"'{term.zh}' (glossary in project.yaml)",
+                    )
+                for avoided in term.avoid:
+                    if avoided in text.zh:
+                        yield release.document.problem(
+                            (*location, "zh"),
+                            f"'{avoided}' is a wrong rendering of '{term.en}'; write '{term.zh}' "
+                            "(glossary in project.yaml)",
+                        )
+
+
+RULES: tuple[Rule, ...] = (
+    file_name_matches_version,
+    scheme_labels_are_defined,
+    ids_are_unique_in_release,
+    titles_are_unique_in_release,
+    highlights_exist,
+    part_of_refers_to_earlier_feature,
+    removed_ids_stay_removed,
+    lifecycles_have_a_name,
+    texts_are_in_their_language,
+    glossary_is_followed,
+)
+
+
+def check_all(data: ValidatedData) -> list[Problem]:
+    return [problem for rule in RULES for problem in rule(data)]

@@ -1,0 +1,128 @@
+"""Charts drawn at build time as inline SVG: readable without JavaScript, with a text alternative.
+
+Colours come from CSS classes (docs/assets/stylesheets/releasekb.css), so charts follow the
+light and dark palettes. Each function returns one line of markup: a blank line would end
+the raw HTML block Markdown leaves untouched.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from markupsafe import Markup
+
+from releasekb.catalog import Catalog, Feature, Level, Release
+
+ROW_HEIGHT = 26
+LABEL_WIDTH = 70
+BAR_WIDTH = 480
+
+
+def _svg(width: int, height: int, label: str, body: str) -> Markup:
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="rkb-svg" viewBox="0 0 {width} {height}" '
+        f'width="100%" style="max-width:{width}px" role="img" aria-label="{escape(label)}">'
+        f"<title>{escape(label)}</title>{body}</svg>"
+    )
+
+
+def _bar(y: int, counts: list[tuple[Level, int]], lang: str, scale: float) -> str:
+    x, parts = LABEL_WIDTH, []
+    for level, count in counts:
+        if not count:
+            continue
+        width = count * scale
+        parts.append(
+            f'<rect class="rkb-fill-{escape(level.key)}" x="{x:.1f}" y="{y}" width="{width:.1f}" '
+            f'height="{ROW_HEIGHT - 8}"><title>{escape(level.name[lang])}: {count}</title></rect>'
+        )
+        if width >= 22:
+            parts.append(
+                f'<text class="rkb-bar-count" x="{x + width / 2:.1f}" y="{y + ROW_HEIGHT / 2 + 1}" '
+                f'text-anchor="middle">{count}</text>'
+            )
+        x += width
+    return "".join(parts)
+
+
+def _legend(levels: list[Level], lang: str, y: int) -> str:
+    parts, x = [], LABEL_WIDTH
+    for level in levels:
+        name = escape(level.name[lang])
+        parts.append(
+            f'<rect class="rkb-fill-{escape(level.key)}" x="{x}" y="{y}" width="12" height="12"/>'
+            f'<text class="rkb-svg-text" x="{x + 16}" y="{y + 11}">{name}</text>'
+        )
+        x += 28 + 9 * len(level.name[lang]) + (9 * sum(ord(c) > 0x2E80 for c in level.name[lang]))
+    return "".join(parts)
+
+
+def _describe(counts: list[tuple[Level, int]], lang: str) -> str:
+    return ", ".join(f"{level.name[lang]} {count}" for level, count in counts if count)
+
+
+def release_levels(release: Release, lang: str, title: str) -> Markup:
+    """One stacked bar: how many of a release's features carry each level."""
+    counts = release.level_counts
+    total = sum(c for _, c in counts) or 1
+    height = ROW_HEIGHT + 26
+    body = (
+        f'<text class="rkb-svg-text" x="0" y="{ROW_HEIGHT / 2 + 5}">{escape(release.version)}</text>'
+        + _bar(4, counts, lang, BAR_WIDTH / total)
+        + _legend([level for level, _ in counts], lang, ROW_HEIGHT + 6)
+    )
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, f"{title}: {_describe(counts, lang)}", body)
+
+
+def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
+    """One stacked bar per release, bars scaled to the largest release."""
+    releases = catalog.releases
+    largest = max(sum(c for _, c in r.level_counts) for r in releases) or 1
+    scale = BAR_WIDTH / largest
+    rows, used_levels = [], []
+    for i, release in enumerate(releases):
+        y = i * ROW_HEIGHT
+        rows.append(
+            f'<text class="rkb-svg-text" x="0" y="{y + ROW_HEIGHT / 2 + 5}">{escape(release.version)}</text>'
+            + _bar(y + 4, release.level_counts, lang, scale)
+        )
+        used_levels += [level for level, count in release.level_counts if count and level not in used_levels]
+    ordered = [level for level in catalog.levels.values() if level in used_levels]
+    height = len(releases) * ROW_HEIGHT + 26
+    description = "; ".join(f"{r.version}: {_describe(r.level_counts, lang)}" for r in releases)
+    body = "".join(rows) + _legend(ordered, lang, len(releases) * ROW_HEIGHT + 6)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, f"{title}. {description}", body)
+
+
+def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, str]) -> Markup:
+    """A line across all releases with a marker where the feature (or a part of it) appears."""
+    releases = catalog.releases
+    step = 120
+    width = 40 + step * (len(releases) - 1) + 80
+    height = 92
+    events_by_release = {}
+    for event in feature.timeline:
+        events_by_release.setdefault(event.release.version, []).append(event)
+    parts = [f'<line class="rkb-axis" x1="30" y1="34" x2="{width - 30}" y2="34"/>']
+    described = []
+    for i, release in enumerate(releases):
+        x = 40 + i * step
+        version = escape(release.version)
+        events = events_by_release.get(release.version, [])
+        own = feature.entry_in(release)
+        if own is not None:
+            css = f"rkb-fill-{escape(own.level.key)}" if own.level else f"rkb-fill-{escape(own.kind)}"
+            label = own.level.name[lang] if own.level else strings[f"change_{own.kind}"]
+            parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
+            parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
+            described.append(f"{release.version}: {label}")
+        elif events:
+            parts.append(f'<circle class="rkb-part" cx="{x}" cy="34" r="6"/>')
+            label = strings["timeline_additions"].format(count=len(events))
+            parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
+            described.append(f"{release.version}: {label}")
+        else:
+            parts.append(f'<circle class="rkb-absent" cx="{x}" cy="34" r="4"/>')
+        parts.append(f'<text class="rkb-svg-text rkb-strong" x="{x}" y="16" text-anchor="middle">{version}</text>')
+    label = strings["timeline_label"].format(title=feature.title[lang], steps="; ".join(described))
+    return _svg(width, height, label, "".join(parts))

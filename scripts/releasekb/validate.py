@@ -1,0 +1,282 @@
+"""Stage 2, validate: turn loaded documents into typed records, collecting every problem.
+
+Shape problems (types, unknown or missing keys, patterns) come from the pydantic models
+in `model.py`, translated here into messages a curator can act on; meaning problems
+(vocabularies, references, lifecycles, glossary) come from the rules in `rules.py`.
+Nothing here raises on the first problem: a run reports all of them, sorted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+
+from releasekb import rules
+from releasekb.i18n import LANGUAGES
+from releasekb.loader import Document, Location, load_document
+from releasekb.model import (
+    DATE_PATTERN,
+    ChangeEntry,
+    FeatureEntry,
+    SLUG_PATTERN,
+    URL_PATTERN,
+    VERSION_PATTERN,
+    ProjectFile,
+    ReleaseFile,
+    version_key,
+)
+from releasekb.problems import DataError, Problem, not_one_of, suggest
+
+PROJECT_FILE = "project.yaml"
+RELEASE_FILE_PATTERN = re.compile(r"^[0-9][^/]*\.yaml$")
+
+_PATTERN_HINTS = {
+    SLUG_PATTERN: "is not an ASCII slug (lowercase letters, digits and single hyphens, like 'torch-fft')",
+    VERSION_PATTERN: "is not a version (digits and dots, like '1.7' or '1.10')",
+    DATE_PATTERN: "is not a date written YYYY-MM-DD (or YYYY-MM when only the month is known)",
+    URL_PATTERN: "is not an absolute http(s) URL (like 'https://pytorch.org/docs/')",
+}
+_TYPE_NAMES = {
+    "string_type": "text",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "dict_type": "a mapping (key: value)",
+    "model_type": "a mapping (key: value)",
+    "model_attributes_type": "a mapping (key: value)",
+}
+
+
+@dataclass(frozen=True)
+class LoadedRelease:
+    document: Document
+    record: ReleaseFile
+    # Where each of record.features + record.changes sits in the file. When some entries
+    # are invalid the record holds only the valid ones, so rules can still check those.
+    entry_locations: tuple[Location, ...]
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class ValidatedData:
+    """Everything the catalog is built from, known to be valid."""
+
+    project: ProjectFile
+    project_document: Document
+    releases: tuple[LoadedRelease, ...]  # ordered by version
+
+
+def display_path(path: Path) -> str:
+    """Paths as the curator typed them: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def release_paths(data_dir: Path) -> list[Path]:
+    return sorted(p for p in data_dir.glob("*.yaml") if RELEASE_FILE_PATTERN.match(p.name))
+
+
+def load_data(data_dir: Path) -> ValidatedData:
+    """Load and validate project.yaml and every release file; raise DataError listing all problems."""
+    data_dir = Path(data_dir)
+    problems: list[Problem] = []
+    project_path = data_dir / PROJECT_FILE
+    if not project_path.is_file():
+        raise DataError([Problem(display_path(project_path), 1, 1, "(document)", "file not found: "
+                                 "every data folder needs a project.yaml with the vocabularies")])
+    project_document, project = _load_record(project_path, ProjectFile, problems)
+
+    releases: list[LoadedRelease] = []
+    paths = release_paths(data_dir)
+    if not paths:
+        problems.append(Problem(display_path(data_dir), 1, 1, "(folder)",
+                                "no release files found (expected files like 1.7.yaml)"))
+    for path in paths:
+        release = _load_release(path, problems, project)
+        if release is not None:
+            releases.append(release)
+    if project is None:
+        raise DataError(problems)
+
+    releases.sort(key=lambda r: version_key(r.record.version))
+    data = ValidatedData(project, project_document, tuple(releases))
+    problems.extend(rules.check_all(data))
+    if problems:
+        raise DataError(problems)
+    return data
+
+
+def vocabulary_context(project: ProjectFile | None, data: Any) -> dict | None:
+    """The allowed values of vocabulary fields for one release file (see model.vocabulary)."""
+    if project is None:
+        return None
+    schemes = project.stability.schemes
+    scheme = data.get("scheme") if isinstance(data, dict) else None
+    return {
+        "areas": list(project.areas),
+        "schemes": list(schemes),
+        "scheme": scheme,
+        "labels": schemes.get(scheme) if isinstance(scheme, str) else None,
+    }
+
+
+def _load_release(path: Path, problems: list[Problem], project: ProjectFile | None) -> LoadedRelease | None:
+    """Validate a release file; when only some entries are invalid, keep the valid ones
+    (with their original locations) so that the rules report problems in those too."""
+    before = len(problems)
+    document, record = _load_record(path, ReleaseFile, problems, lambda data: vocabulary_context(project, data))
+    data = document.data
+    context = vocabulary_context(project, data)
+    if record is not None:
+        locations = [("features", i) for i in range(len(record.features))]
+        locations += [("changes", i) for i in range(len(record.changes))]
+        return LoadedRelease(document, record, tuple(locations), complete=len(problems) == before)
+    if not isinstance(data, dict):
+        return None
+    partial, locations = dict(data), []
+    for key, entry_model in (("features", FeatureEntry), ("changes", ChangeEntry)):
+        items = data.get(key)
+        if not isinstance(items, list):
+            continue
+        valid = [(i, item) for i, item in enumerate(items) if _is_valid(entry_model, item, context)]
+        partial[key] = [item for _, item in valid]
+        locations += [(key, i) for i, _ in valid]
+    try:
+        record = ReleaseFile.model_validate(partial, context=context)
+    except ValidationError:
+        return None  # the release's own fields are invalid; already reported
+    return LoadedRelease(document, record, tuple(locations), complete=False)
+
+
+def _is_valid(model: type[BaseModel], item: Any, context: dict | None) -> bool:
+    try:
+        model.model_validate(item, context=context)
+    except ValidationError:
+        return False
+    return True
+
+
+def _load_record(path: Path, model: type[BaseModel], problems: list[Problem], context_for=lambda data: None):
+    document, load_problems = load_document(path, display_path(path))
+    problems.extend(load_problems)
+    if document.data is None:
+        return document, None  # unreadable; a duplicate key alone still lets us check the rest
+    try:
+        return document, model.model_validate(document.data, context=context_for(document.data))
+    except ValidationError as error:
+        problems.extend(shape_problems(error, document, model))
+        return document, None
+
+
+def shape_problems(error: ValidationError, document: Document, model: type[BaseModel]) -> list[Problem]:
+    """Translate pydantic's errors into `file:line:col: where: message` problems."""
+    problems = []
+    for detail in error.errors(include_url=False):
+        location = _document_location(detail["loc"], document.data)
+        kind = detail["type"]
+        if kind == "extra_forbidden":
+            name = location[-1]
+            known = _field_names(model, location[:-1])
+            message = f"unknown key '{name}'{suggest(name, known)}; known keys: {', '.join(known)}"
+            problems.append(document.problem(location, message, key=True))
+            continue
+        problems.append(document.problem(location, _message(detail, location, document, model)))
+    return problems
+
+
+def _message(detail: dict, location: Location, document: Document, model: type[BaseModel]) -> str:
+    kind, value, context = detail["type"], detail.get("input"), detail.get("ctx", {})
+    if kind == "missing":
+        parent_fields = _field_names(model, location[:-1])
+        if set(parent_fields) == set(LANGUAGES):
+            return f"missing the '{location[-1]}' text (every text needs {', '.join(parent_fields)})"
+        return f"required key '{location[-1]}' is missing"
+    if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
+        raw = document.raw_scalars.get(location, str(value))
+        return (f"YAML reads {raw} as the number {value!r}, not as text; "
+                f"put it in quotes: \"{raw}\"")
+    if kind in _TYPE_NAMES:
+        return f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}"
+    if kind == "string_pattern_mismatch":
+        hint = _PATTERN_HINTS.get(context.get("pattern"), f"does not match {context.get('pattern')}")
+        return f"'{value}' {hint}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "too_short":
+        return "needs at least one item"
+    if kind == "literal_error":
+        return not_one_of(value, re.findall(r"'([^']*)'", context.get("expected", "")))
+    if kind == "value_error":
+        return str(context.get("error", detail["msg"]))
+    return detail["msg"]
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    return f"'{value}'"
+
+
+def _document_location(loc: tuple, data: Any) -> Location:
+    """Map pydantic's error location onto the document, dropping its internal parts
+    (union branch and validator names such as 'str' or 'function-after[...]')."""
+    result: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, list) and isinstance(part, int):
+            node = node[part] if part < len(node) else None
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(part, str) and ("[" in part or part in _PYDANTIC_BRANCHES):
+            continue
+        else:
+            node = None  # a missing key: keep its name, there is nothing below it
+        result.append(part)
+    return tuple(result)
+
+
+_PYDANTIC_BRANCHES = {"str", "int", "float", "bool", "list", "dict", "none", "literal"}
+
+
+def _field_names(model: type[BaseModel], location: Location) -> list[str]:
+    """The keys allowed at `location` of a document shaped like `model`."""
+    current: Any = model
+    for part in location:
+        current = _unwrap(current)
+        if isinstance(part, int):
+            args = get_args(current)
+            current = args[0] if args else current
+        elif isinstance(current, type) and issubclass(current, BaseModel):
+            field = current.model_fields.get(part)
+            if field is None:
+                return []
+            current = field.annotation
+        elif get_origin(current) is dict:
+            current = get_args(current)[1]
+    current = _unwrap(current)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Optional[X] -> X, Annotated[X, ...] -> X."""
+    while get_origin(annotation) in (Union, UnionType, Annotated):
+        annotation = next(a for a in get_args(annotation) if a is not type(None))
+    return annotation
