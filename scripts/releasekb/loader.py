@@ -39,6 +39,7 @@ class Document:
     values: dict[Location, Position] = field(default_factory=dict)
     keys: dict[Location, Position] = field(default_factory=dict)
     raw_scalars: dict[Location, str] = field(default_factory=dict)
+    first_line: str = ""
 
     def position(self, location: Location, *, key: bool = False) -> Position:
         """The closest known position: the key or value itself, else its nearest parent."""
@@ -128,6 +129,7 @@ def load_document(path: Path, display_path: str | None = None) -> tuple[Document
     except UnicodeDecodeError as error:
         problems.append(Problem(document.display_path, 1, 1, "(document)", f"not UTF-8 text: {error.reason}"))
         return document, problems
+    document.first_line = text.split("\n", 1)[0].strip()
     parser = YamlParser(text)
     try:
         node = parser.get_single_node()

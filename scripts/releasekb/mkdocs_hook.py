@@ -18,7 +18,7 @@ from releasekb.problems import DataError
 from releasekb.site import data_fingerprint, generate
 from releasekb.validate import load_data
 
-_generated_for: str | None = None  # fingerprint of the data last generated in this process
+_generated_for: tuple | None = None  # (data, docs, fingerprint) last generated in this process
 
 
 @event_priority(100)  # before mkdocs-static-i18n (-100) and the search plugin
@@ -28,7 +28,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     data_dir = root / config.extra.get("releasekb_data", "releases")
     if str(data_dir) not in config.watch:
         config.watch.append(str(data_dir))
-    fingerprint = data_fingerprint(data_dir)
+    fingerprint = (str(data_dir), config.docs_dir, data_fingerprint(data_dir))
     if fingerprint == _generated_for:
         return config  # mkdocs-static-i18n runs on_config again for each extra language
     try:

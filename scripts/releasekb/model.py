@@ -31,6 +31,12 @@ VERSION_PATTERN = r"^[0-9]+(\.[0-9]+)*([.-]?[a-z0-9]+)*$"
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$"
 URL_PATTERN = r"^https?://[^\s/?#]+\.[^\s/?#]+(/[^\s]*)?$"
 
+# The JSON Schema files written next to the data (by schema.py), and the first line that
+# points editors at it.
+RELEASE_SCHEMA = "release.schema.json"
+PROJECT_SCHEMA = "project.schema.json"
+SCHEMA_COMMENT = f"# yaml-language-server: $schema={RELEASE_SCHEMA}"
+
 FEATURE_KINDS = ("new", "improvement", "fix")
 CHANGE_KINDS = ("breaking", "deprecation", "removal")
 LINK_KINDS = (

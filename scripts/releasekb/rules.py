@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from releasekb.loader import Location
-from releasekb.model import ChangeEntry, FeatureEntry, GlossaryTerm, Text
+from releasekb.model import SCHEMA_COMMENT, ChangeEntry, FeatureEntry, GlossaryTerm, Text
 from releasekb.problems import Problem, not_one_of, suggest
 
 if TYPE_CHECKING:
@@ -52,6 +52,15 @@ def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
                 f"version '{release.record.version}' does not match the file name "
                 f"'{release.document.path.name}' (rename the file to {expected} or fix the version)",
             )
+
+
+def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
+    """The first line tells editors (yaml-language-server) which JSON Schema to check with."""
+    for release in data.releases:
+        if release.document.first_line != SCHEMA_COMMENT:
+            yield Problem(release.document.display_path, 1, 1, "(document)",
+                          f"the first line should be '{SCHEMA_COMMENT}' so that editors "
+                          "validate and complete the file while you type")
 
 
 def scheme_labels_are_defined(data: ValidatedData) -> Iterator[Problem]:
@@ -114,7 +123,7 @@ def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
             location = (*location, "part_of")
             if target == feature.id:
                 yield release.document.problem(location, "a feature cannot be part of itself")
-            elif target not in known | here and all(r.complete for r in data.releases):
+            elif target not in known | here and data.complete:
                 yield release.document.problem(
                     location,
                     f"no feature '{target}' in this or an earlier release{suggest(target, known | here)}",
@@ -123,6 +132,8 @@ def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
 
 
 def removed_ids_stay_removed(data: ValidatedData) -> Iterator[Problem]:
+    if not data.complete:
+        return
     removed_in: dict[str, str] = {}
     for release in data.releases:
         for location, entry in entries(release):
@@ -140,6 +151,8 @@ def removed_ids_stay_removed(data: ValidatedData) -> Iterator[Problem]:
 def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
     """An id in several releases needs a `name`: entry titles report news ("... becomes
     stable"), while its feature page needs a title that stays true."""
+    if not data.complete:
+        return
     seen: dict[str, list[tuple[LoadedRelease, Location, FeatureEntry | ChangeEntry]]] = {}
     for release in data.releases:
         for location, entry in entries(release):
@@ -189,6 +202,7 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
 
 RULES: tuple[Rule, ...] = (
     file_name_matches_version,
+    schema_is_referenced,
     scheme_labels_are_defined,
     ids_are_unique_in_release,
     titles_are_unique_in_release,

@@ -8,7 +8,6 @@ Nothing here raises on the first problem: a run reports all of them, sorted.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,18 +69,31 @@ class ValidatedData:
     project: ProjectFile
     project_document: Document
     releases: tuple[LoadedRelease, ...]  # ordered by version
+    # False when some file or entry had shape problems and is missing from `releases`:
+    # rules that look across releases then stay quiet rather than guess.
+    complete: bool = True
 
 
 def display_path(path: Path) -> str:
     """Paths as the curator typed them: relative to the working directory when inside it."""
+    absolute = Path(path).resolve()
     try:
-        return os.path.relpath(path)
+        return str(absolute.relative_to(Path.cwd().resolve()))
     except ValueError:
-        return str(path)
+        return str(absolute)
 
 
 def release_paths(data_dir: Path) -> list[Path]:
     return sorted(p for p in data_dir.glob("*.yaml") if RELEASE_FILE_PATTERN.match(p.name))
+
+
+def load_project(data_dir: Path) -> ProjectFile:
+    """Only project.yaml, validated; raises DataError."""
+    problems: list[Problem] = []
+    _, project = _load_record(Path(data_dir) / PROJECT_FILE, ProjectFile, problems)
+    if problems or project is None:
+        raise DataError(problems)
+    return project
 
 
 def load_data(data_dir: Path) -> ValidatedData:
@@ -107,7 +119,8 @@ def load_data(data_dir: Path) -> ValidatedData:
         raise DataError(problems)
 
     releases.sort(key=lambda r: version_key(r.record.version))
-    data = ValidatedData(project, project_document, tuple(releases))
+    complete = not problems and len(releases) == len(paths)
+    data = ValidatedData(project, project_document, tuple(releases), complete)
     problems.extend(rules.check_all(data))
     if problems:
         raise DataError(problems)

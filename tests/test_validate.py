@@ -1,0 +1,195 @@
+"""Each bad input gets one precise problem: file, line, column, where, and what would be right."""
+
+import pytest
+from helpers import fixture_data, line_of, run_validate
+
+from releasekb.cli import main
+
+
+def only_problem(data, capsys, file):
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    problems = [line for line in lines if line.startswith(str(data))]
+    assert len(problems) == 1, lines
+    assert problems[0].startswith(f"{data / file}:")
+    return problems[0]
+
+
+def test_valid_fixture_data_passes(tmp_path, capsys):
+    assert main(["--data", str(fixture_data(tmp_path)), "validate"]) == 0
+    assert "no problems" in capsys.readouterr().out
+
+
+def test_typo_in_stability_names_the_scheme_labels_and_suggests(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.1.yaml": [("stability: stable", "stability: stabel")]})
+    problem = only_problem(data, capsys, "1.1.yaml")
+    line = line_of(data / "1.1.yaml", "stabel")
+    assert problem == (
+        f"{data / '1.1.yaml'}:{line}:16: features[0].stability: "
+        "'stabel' is not one of stable, experimental (did you mean 'stable'?)"
+    )
+
+
+def test_label_of_another_scheme_is_rejected(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.1.yaml": [("stability: stable", "stability: beta")]})
+    assert "'beta' is not one of stable, experimental" in only_problem(data, capsys, "1.1.yaml")
+
+
+def test_unlabeled_scheme_forbids_labels(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("scheme: stable-experimental", "scheme: unlabeled")]})
+    assert "has no labels: remove 'stability'" in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_duplicate_key(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("scheme: stable-experimental\n",
+                                                 "scheme: stable-experimental\nscheme: stable-beta\n")]})
+    problem = only_problem(data, capsys, "1.0.yaml")
+    assert f":{line_of(data / '1.0.yaml', 'scheme: stable-beta')}:1: scheme: duplicate key 'scheme'" in problem
+
+
+def test_unknown_key_suggests_the_closest(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("    apis: [acme.widget]", "    apsi: [acme.widget]")]})
+    problem = only_problem(data, capsys, "1.0.yaml")
+    assert f":{line_of(data / '1.0.yaml', 'apsi')}:5: features[0].apsi: unknown key 'apsi' (did you mean 'apis'?)" in problem
+
+
+def test_missing_language(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}")]})
+    problem = only_problem(data, capsys, "1.0.yaml")
+    assert "features[1].title.zh: missing the 'zh' text (every text needs en, zh)" in problem
+
+
+def test_blank_text_is_missing_text(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("zh: 旧的读取器}", "zh: '  '}")]})
+    assert "features[1].title.zh: text is blank" in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_wrong_type(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("apis: [acme.widget]", "apis: acme.widget")]})
+    assert "features[0].apis: expected a list, got 'acme.widget'" in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_unquoted_version_that_yaml_reads_as_a_number(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.1.yaml": [('version: "1.1"', "version: 1.10")]})
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert f"{data / '1.1.yaml'}:2:10: version: YAML reads 1.10 as the number 1.1, not as text; " \
+           'put it in quotes: "1.10"' in lines
+
+
+def test_area_typo_suggests(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("area: core", "area: cor")]})
+    assert "'cor' is not one of core, io (did you mean 'core'?)" in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_duplicate_feature_id_in_a_release(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("id: old-reader", "id: widgets")]})
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert any("features[1].id: duplicate id 'widgets' (already used at line" in line for line in lines)
+
+
+@pytest.mark.parametrize("bad_id", ["Widgets", "widget_one", "wïdget", "-widget", "a--b"])
+def test_ids_must_be_ascii_slugs(tmp_path, capsys, bad_id):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("id: old-reader", f"id: '{bad_id}'")]})
+    assert "is not an ASCII slug" in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_malformed_url(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("https://example.org/acme/1.0", "example.org/acme")]})
+    assert "sources[0].url: 'example.org/acme' is not an absolute http(s) URL" in only_problem(data, capsys, "1.0.yaml")
+
+
+@pytest.mark.parametrize("bad_date, message", [
+    ("2020-02-30", "is not a real date"),
+    ("2020/01/15", "is not a date written YYYY-MM-DD"),
+    ("15 January 2020", "is not a date written YYYY-MM-DD"),
+])
+def test_malformed_date(tmp_path, capsys, bad_date, message):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("date: 2020-01-15", f"date: {bad_date}")]})
+    assert message in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_file_name_must_match_version(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    (data / "1.1.yaml").rename(data / "1.2.yaml")
+    problem = only_problem(data, capsys, "1.2.yaml")
+    assert "version: version '1.1' does not match the file name '1.2.yaml'" in problem
+
+
+def test_missing_schema_comment(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("# yaml-language-server: $schema=release.schema.json\n", "")]})
+    assert "1:1: (document): the first line should be" in only_problem(data, capsys, "1.0.yaml")
+
+
+def test_glossary_term_must_be_rendered_consistently(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"2.0.yaml": [("zh: 小部件可以设置颜色。", "zh: 可以设置颜色。")]})
+    problem = only_problem(data, capsys, "2.0.yaml")
+    assert "features[0].summary.zh: the English text says 'widget', so the Chinese text should say '小部件'" in problem
+
+
+def test_glossary_avoided_rendering(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"2.0.yaml": [("zh: 小部件可以设置颜色。", "zh: 小部件（挂件）可以设置颜色。")]})
+    assert "'挂件' is a wrong rendering of 'widget'" in only_problem(data, capsys, "2.0.yaml")
+
+
+def test_chinese_text_must_contain_chinese_and_english_none(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.1.yaml": [("zh: 读取空文件不再崩溃}", "zh: No crash}"),
+                                                ("en: Reading an empty file no longer crashes.", "en: 不再崩溃")]})
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert any("features[1].title.zh: the Chinese text contains no Chinese" in line for line in lines)
+    assert any("features[1].summary.en: the English text contains Chinese characters" in line for line in lines)
+
+
+def test_unknown_highlight_and_part_of(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("highlights: [widgets]", "highlights: [widget]")],
+                                   "2.0.yaml": [("part_of: widgets", "part_of: gadgets")]})
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert any("highlights[0]: no entry with id 'widget' in this release (did you mean 'widgets'?)" in line
+               for line in lines)
+    assert any("features[0].part_of: no feature 'gadgets' in this or an earlier release" in line for line in lines)
+
+
+def test_removed_feature_cannot_return(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    (data / "2.1.yaml").write_text(
+        (data / "2.0.yaml").read_text(encoding="utf-8").replace('version: "2.0"', 'version: "2.1"'),
+        encoding="utf-8",
+    )
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert any("2.1.yaml" in line and "'old-reader' was removed in 2.0" in line for line in lines)
+
+
+def test_all_problems_of_all_files_in_one_sorted_run(tmp_path, capsys):
+    data = fixture_data(tmp_path, {
+        "1.1.yaml": [("stability: stable", "stability: stabel")],
+        "1.0.yaml": [("scheme: stable-experimental\n", "scheme: stable-experimental\nscheme: stable-beta\n"),
+                     ("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}")],
+    })
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    problems = [line for line in lines if line.startswith(str(data))]
+    assert len(problems) == 3
+    assert problems == sorted(problems, key=lambda p: (p.split(":")[0], int(p.split(":")[1])))
+    assert lines[-1] == "3 problems found; nothing was built."
+
+
+def test_wrong_usage_exits_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["validat"])
+    assert exit_info.value.code == 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--data", str(tmp_path / "nowhere"), "validate"])
+    assert exit_info.value.code == 2
+    assert "data folder not found" in capsys.readouterr().err
+
+
+def test_no_traceback_for_broken_yaml(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [("highlights: [widgets]", "highlights: [widgets")]})
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert not any("Traceback" in line for line in lines)
+    assert any(line.startswith(f"{data / '1.0.yaml'}:") and "YAML syntax" in line for line in lines)
