@@ -193,3 +193,9 @@ def test_no_traceback_for_broken_yaml(tmp_path, capsys):
     assert code == 1
     assert not any("Traceback" in line for line in lines)
     assert any(line.startswith(f"{data / '1.0.yaml'}:") and "YAML syntax" in line for line in lines)
+
+
+@pytest.mark.parametrize("reserved", ["changes", "area-core"])
+def test_ids_cannot_take_section_anchors(tmp_path, capsys, reserved):
+    data = fixture_data(tmp_path, {"1.1.yaml": [("id: crash-on-empty-file", f"id: {reserved}")]})
+    assert f"'{reserved}' is reserved for a section of the release page" in only_problem(data, capsys, "1.1.yaml")

@@ -7,6 +7,7 @@ modules that the tests call directly.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import jieba
@@ -35,7 +36,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         data = load_data(data_dir)
         generate(data, Path(config.docs_dir), config.site_url or "")
     except DataError as error:
-        raise PluginError("invalid release data:\n" + error.report()) from None
+        # Printed here because `mkdocs serve` logs only "Aborted with a BuildError!" for
+        # plugin errors; the curator needs the same lines `releasekb validate` prints.
+        print(error.report(), file=sys.stderr, flush=True)
+        raise PluginError("invalid release data (problems listed above)") from None
     # Chinese search: make glossary terms single jieba tokens, so they are found whole.
     for term in data.project.glossary:
         jieba.add_word(term.zh)

@@ -37,6 +37,11 @@ RELEASE_SCHEMA = "release.schema.json"
 PROJECT_SCHEMA = "project.schema.json"
 SCHEMA_COMMENT = f"# yaml-language-server: $schema={RELEASE_SCHEMA}"
 
+# Anchors the release page uses for its own sections ("area-" prefixes the area groups):
+# an entry id, which is also an anchor on that page, must not take one of them.
+RESERVED_ANCHORS = ("highlights", "stability-summary", "features", "changes", "sources", "navigation")
+RESERVED_ANCHOR_PREFIX = "area-"
+
 FEATURE_KINDS = ("new", "improvement", "fix")
 CHANGE_KINDS = ("breaking", "deprecation", "removal")
 LINK_KINDS = (

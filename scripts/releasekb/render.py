@@ -20,11 +20,9 @@ from markupsafe import Markup
 from releasekb import svg
 from releasekb.catalog import EVENT_KINDS, UPGRADE_KINDS, Catalog
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.model import RESERVED_ANCHOR_PREFIX, RESERVED_ANCHORS
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
-
-# Anchors the release page uses for its own sections; no entry id may take one of them.
-RESERVED_ANCHORS = ("highlights", "stability-summary", "features", "changes", "sources", "navigation")
 
 # Characters that start Markdown or HTML syntax inline; written as numeric entities.
 _MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]{}<>|&#~^$!:]")
@@ -146,6 +144,7 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
             "t": strings,
             "page_path": page.path,
             "event_kinds": EVENT_KINDS,
+            "area_anchor_prefix": RESERVED_ANCHOR_PREFIX,
             "upgrade_kinds": UPGRADE_KINDS,
             "svg": svg,
             **helpers.functions(),

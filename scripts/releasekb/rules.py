@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from releasekb.loader import Location
-from releasekb.model import SCHEMA_COMMENT, ChangeEntry, FeatureEntry, GlossaryTerm, Text
+from releasekb.model import (
+    RESERVED_ANCHOR_PREFIX,
+    RESERVED_ANCHORS,
+    SCHEMA_COMMENT,
+    ChangeEntry,
+    FeatureEntry,
+    GlossaryTerm,
+    Text,
+)
 from releasekb.problems import Problem, not_one_of, suggest
 
 if TYPE_CHECKING:
@@ -86,6 +94,17 @@ def ids_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
                 )
             else:
                 seen[entry.id] = location
+
+
+def ids_are_not_reserved_anchors(data: ValidatedData) -> Iterator[Problem]:
+    for release in data.releases:
+        for location, entry in entries(release):
+            if entry.id in RESERVED_ANCHORS or entry.id.startswith(RESERVED_ANCHOR_PREFIX):
+                yield release.document.problem(
+                    (*location, "id"),
+                    f"'{entry.id}' is reserved for a section of the release page "
+                    f"({', '.join(RESERVED_ANCHORS)}, {RESERVED_ANCHOR_PREFIX}...); choose another id",
+                )
 
 
 def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
@@ -205,6 +224,7 @@ RULES: tuple[Rule, ...] = (
     schema_is_referenced,
     scheme_labels_are_defined,
     ids_are_unique_in_release,
+    ids_are_not_reserved_anchors,
     titles_are_unique_in_release,
     highlights_exist,
     part_of_refers_to_earlier_feature,

@@ -1,0 +1,463 @@
+"""Browser tests: the built site (`real_site`) served over HTTP and driven in Debian's Chromium.
+
+One Chromium per session (Playwright's sync API, no downloaded browsers). Every test gets a
+fresh browser context in which requests to any host other than the local server are answered
+with an empty response, so the tests never touch the network (the site's theme links Google
+Fonts; see test_pages_load_nothing_from_third_party_hosts).
+
+When Chromium is missing or cannot be launched the tests skip, unless CI=true: in CI browser
+tests must run, so they fail instead. RELEASEKB_CHROMIUM overrides the browser's path.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("RELEASEKB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 15_000
+LANGS = [pytest.param("", id="en"), pytest.param("/zh", id="zh")]
+
+NAV_LABELS = {
+    "en": ["Releases", "Features", "Stability", "Changelog"],
+    "zh": ["版本", "特性", "稳定性", "变更日志"],
+}
+
+
+# --------------------------------------------------------------------------- availability
+
+
+def chromium_unavailable_reason(executable: str) -> str | None:
+    """Why the browser cannot be used at all, before trying to launch it (None: it may work)."""
+    if not os.path.isfile(executable) or not os.access(executable, os.X_OK):
+        return f"Chromium not found at {executable}"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as error:
+        return f"playwright is not installed ({error})"
+    return None
+
+
+def browser_unavailable(reason: str) -> None:
+    """Skip outside CI, fail in CI (CI=true), where browser tests must run."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests must run in CI, but: {reason}", pytrace=False)
+    print(f"\nskipping browser tests: {reason}")
+    pytest.skip(f"browser tests skipped: {reason} (set CI=true to make this an error)")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The session's one Chromium, launched through Playwright."""
+    reason = chromium_unavailable_reason(CHROMIUM)
+    if reason:
+        browser_unavailable(reason)
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception as error:  # noqa: BLE001 - any launch failure means "no browser here"
+        playwright.stop()
+        browser_unavailable(f"playwright cannot launch {CHROMIUM}: {error}".splitlines()[0])
+    try:
+        yield browser
+    finally:
+        browser.close()
+        playwright.stop()
+
+
+# --------------------------------------------------------------------------- the served site
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(chromium, real_site: Path) -> Iterator[str]:
+    """real_site served on 127.0.0.1 at a free port. Asks for the browser first, so a missing
+    browser skips before the site is built."""
+    handler = functools.partial(QuietHandler, directory=str(real_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@dataclass
+class Problems:
+    """What went wrong while pages loaded: console errors, uncaught exceptions, failed loads."""
+
+    console_errors: list[tuple[str, str]] = field(default_factory=list)  # (text, url)
+    page_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    error_responses: list[tuple[int, str]] = field(default_factory=list)
+    third_party: list[str] = field(default_factory=list)
+
+
+def new_context(browser, base: str, problems: Problems, **options):
+    """A browser context that answers every request to another host with an empty response."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
+    context.set_default_timeout(TIMEOUT_MS)
+    local = re.compile("^" + re.escape(base) + "/")
+
+    def offline(route):
+        problems.third_party.append(route.request.url)
+        if route.request.resource_type == "stylesheet":
+            route.fulfill(status=200, body="", content_type="text/css")
+        else:
+            route.fulfill(status=204, body="")
+
+    context.route(lambda url: not local.match(url), offline)
+    return context
+
+
+def watch(page, problems: Problems) -> None:
+    page.on(
+        "console",
+        lambda m: m.type == "error" and problems.console_errors.append((m.text, m.location["url"])),
+    )
+    page.on("pageerror", lambda error: problems.page_errors.append(str(error)))
+    page.on(
+        "requestfailed", lambda r: problems.failed_requests.append(f"{r.url} ({r.failure})")
+    )
+    page.on(
+        "response",
+        lambda r: r.status >= 400 and problems.error_responses.append((r.status, r.url)),
+    )
+
+
+@dataclass
+class Tab:
+    page: object  # playwright.sync_api.Page
+    base: str
+    problems: Problems
+
+    def open(self, path: str, **kwargs):
+        return self.page.goto(self.base + path, **kwargs)
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.page.url).path
+
+
+@pytest.fixture
+def tab(chromium, base_url) -> Iterator[Tab]:
+    problems = Problems()
+    context = new_context(chromium, base_url, problems)
+    page = context.new_page()
+    watch(page, problems)
+    try:
+        yield Tab(page, base_url, problems)
+    finally:
+        context.close()
+
+
+def expect(*args, **kwargs):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(*args, **kwargs)
+
+
+def tab_labels(page) -> list[str]:
+    return [label.strip() for label in page.locator(".md-tabs__link").all_text_contents()]
+
+
+# --------------------------------------------------------------------------- 0. the skip logic
+
+
+def test_missing_chromium_skips_outside_ci_and_fails_in_ci(monkeypatch, tmp_path):
+    """The availability check the `chromium` fixture uses (no browser needed)."""
+    missing = str(tmp_path / "no-chromium")
+    reason = chromium_unavailable_reason(missing)
+    assert reason and missing in reason
+
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="Chromium not found"):
+        browser_unavailable(reason)
+    monkeypatch.setenv("CI", "false")
+    with pytest.raises(pytest.skip.Exception):
+        browser_unavailable(reason)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="must run in CI"):
+        browser_unavailable(reason)
+
+
+# --------------------------------------------------------------------------- 1. language switch
+
+
+def test_language_switcher_leads_to_the_same_page_in_chinese_and_back(tab):
+    page = tab.page
+    tab.open("/releases/1.7/")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert tab_labels(page)[1:5] == NAV_LABELS["en"]
+
+    zh_link = page.locator('.md-header .md-select a.md-select__link[hreflang="zh"]')
+    assert urlsplit(zh_link.evaluate("a => a.href")).path == "/zh/releases/1.7/"
+
+    # Through Material's language selector: the list opens when its button takes focus.
+    page.locator(".md-header .md-select > button").click()
+    expect(zh_link).to_be_visible()
+    zh_link.click()
+    page.wait_for_url(tab.base + "/zh/releases/1.7/")
+    assert page.locator("html").get_attribute("lang") == "zh"
+    labels = tab_labels(page)
+    assert labels[1:5] == NAV_LABELS["zh"], labels
+    assert not set(NAV_LABELS["en"]) & set(labels)
+    expect(page.locator("article h1")).to_have_text(re.compile(r"PyTorch 1\.7"))
+
+    en_link = page.locator('.md-header .md-select a.md-select__link[hreflang="en"]')
+    page.locator(".md-header .md-select > button").click()
+    expect(en_link).to_be_visible()
+    en_link.click()
+    page.wait_for_url(tab.base + "/releases/1.7/")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert tab_labels(page)[1:5] == NAV_LABELS["en"]
+
+
+# --------------------------------------------------------------------------- 2. search
+
+
+def search(page, query: str):
+    """Type into Material's search box key by key; return the result links once shown."""
+    box = page.locator(".md-search__input")
+    box.click()
+    box.press_sequentially(query, delay=20)
+    results = page.locator(".md-search-result__list .md-search-result__item > a")
+    expect(results.first).to_be_visible()
+    return results
+
+
+def test_chinese_search_finds_chinese_pages(tab):
+    tab.open("/zh/")
+    results = search(tab.page, "分布式")
+    hrefs = [urlsplit(href).path for href in results.evaluate_all("as => as.map(a => a.href)")]
+    assert hrefs, "no search results for 分布式"
+    assert all(path.startswith("/zh/") for path in hrefs), hrefs
+    expect(results.first).to_contain_text("分布式")
+
+
+def test_english_search_finds_the_torch_fft_feature(tab):
+    tab.open("/")
+    results = search(tab.page, "torch.fft")
+    paths = [urlsplit(href).path for href in results.evaluate_all("as => as.map(a => a.href)")]
+    assert "/features/torch-fft/" in paths, paths
+
+
+# --------------------------------------------------------------------------- 3. anchors
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_feature_anchor_on_release_page_scrolls_to_the_feature(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/releases/1.7/#torch-fft")
+    target = page.locator("#torch-fft")
+    expect(target).to_have_count(1)
+    expect(target).to_be_in_viewport()
+    # The heading is far down the page: being in view means the browser scrolled to it...
+    assert page.evaluate("window.scrollY") > 0
+    # ...and it is not hidden under Material's sticky header.
+    header_bottom = page.locator(".md-header").bounding_box()
+    box = target.bounding_box()
+    assert box["y"] >= header_bottom["y"] + header_bottom["height"] - 1, (box, header_bottom)
+
+
+# --------------------------------------------------------------------------- 4. features filter
+
+ROWS_JS = """table => Array.from(table.tBodies[0].rows, row => ({
+    stability: row.dataset.stability, versions: row.dataset.versions, area: row.dataset.area,
+    visible: row.checkVisibility(),
+}))"""
+
+
+def expected_visible(row: dict, stability: str, version: str) -> bool:
+    """Independent reading of the data attributes: did `version` publish `stability`?"""
+    pairs = [pair.split("=", 1) for pair in row["stability"].split()]
+    if version and version not in row["versions"].split():
+        return False
+    return not stability or any(
+        level == stability and (not version or v == version) for v, level in pairs
+    )
+
+
+def check_filtered(page, stability: str, version: str) -> int:
+    rows = page.locator("#rkb-features").evaluate(ROWS_JS)
+    shown = [row for row in rows if row["visible"]]
+    wrong = [row for row in rows if row["visible"] != expected_visible(row, stability, version)]
+    assert not wrong, f"rows shown/hidden against their data for {stability}@{version}: {wrong}"
+    assert 0 < len(shown) < len(rows), (len(shown), len(rows))
+    count = page.locator("#rkb-filter output").text_content()
+    assert str(len(shown)) in count and str(len(rows)) in count, count
+    return len(shown)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_features_filter_follows_and_updates_the_query_string(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/features/?stability=beta&version=1.7")
+    form = page.locator("#rkb-filter")
+    expect(form).to_be_visible()
+    expect(form.locator('select[name="stability"]')).to_have_value("beta")
+    expect(form.locator('select[name="version"]')).to_have_value("1.7")
+    rows = page.locator("#rkb-features").evaluate(ROWS_JS)
+    for row in rows:
+        if row["visible"]:
+            assert "1.7=beta" in row["stability"].split(), row
+    beta = check_filtered(page, "beta", "1.7")
+
+    form.locator('select[name="stability"]').select_option("stable")
+    assert parse_qs(urlsplit(page.url).query) == {"stability": ["stable"], "version": ["1.7"]}
+    assert urlsplit(page.url).path == f"{lang}/features/"
+    stable = check_filtered(page, "stable", "1.7")
+    assert stable != beta
+
+    form.locator('select[name="version"]').select_option("")
+    assert parse_qs(urlsplit(page.url).query) == {"stability": ["stable"]}
+    assert check_filtered(page, "stable", "") > stable
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_features_table_is_complete_without_javascript(chromium, base_url, lang):
+    problems = Problems()
+    context = new_context(chromium, base_url, problems, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}{lang}/features/?stability=beta&version=1.7")
+        rows = page.locator("#rkb-features").evaluate(ROWS_JS)
+        assert len(rows) > 10
+        assert all(row["visible"] for row in rows)
+        # The filter form only makes sense with the script; without it, it stays hidden.
+        expect(page.locator("#rkb-filter")).to_be_hidden()
+    finally:
+        context.close()
+
+
+# --------------------------------------------------------------------------- 5. charts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", ["/releases/1.7/", "/releases/0.2/", "/stability/"])
+def test_charts_are_visible_inline_svg_with_a_label(tab, lang, path):
+    tab.open(lang + path)
+    charts = tab.page.locator("article .rkb-chart svg[role='img']")
+    assert charts.count() >= 1
+    for chart in charts.all():
+        label = (chart.get_attribute("aria-label") or "").strip()
+        assert label, "chart without an aria-label"
+        if lang:
+            assert re.search(r"[\u4e00-\u9fff]", label), f"Chinese page, untranslated label {label!r}"
+        expect(chart).to_be_visible()
+        box = chart.bounding_box()
+        assert box["width"] > 100 and box["height"] > 20, box
+        assert chart.locator("rect").count() > 0, "chart draws nothing"
+
+
+# --------------------------------------------------------------------------- 6. upgrade path
+
+MUST_KNOW_PYTHON2 = (
+    "xpath=//h2[@id='must-know']/following-sibling::*"
+    "[following-sibling::h2[@id='everything']]//a[contains(@href, '/features/python2-support/')]"
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_reaches_upgrade_from_1_4_to_1_7_in_two_clicks(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/")
+    page.locator("article a[href$='changelog/#upgrade']").click()  # click 1
+    page.wait_for_url(f"{tab.base}{lang}/changelog/#upgrade")
+    page.get_by_role("link", name="1.4 → 1.7", exact=True).click()  # click 2
+    page.wait_for_url(f"**{lang}/changelog/1.4-to-1.7/")
+    assert tab.path == f"{lang}/changelog/1.4-to-1.7/"
+    # Python 2's removal is among what one must know, not just somewhere on the page.
+    removal = page.locator(MUST_KNOW_PYTHON2)
+    expect(removal).to_have_count(1)
+    expect(removal).to_be_visible()
+    expect(removal).to_contain_text("Python 2")
+
+
+# --------------------------------------------------------------------------- 7. clean loads
+
+SAMPLE = [
+    "/",
+    "/releases/1.7/",
+    "/features/torch-fft/",
+    "/features/?stability=beta&version=1.7",
+    "/stability/",
+    "/stability/beta/",
+    "/changelog/",
+    "/changelog/1.4-to-1.7/",
+]
+
+
+def is_material_sitemap_lookup(url: str) -> bool:
+    """Material fetches `sitemap.xml` next to every <link rel=alternate>; mkdocs-static-i18n
+    points those at the page itself, so this 404s on every page (see the xfail test below)."""
+    return urlsplit(url).path.endswith("/sitemap.xml")
+
+
+def load(tab: Tab, path: str) -> None:
+    tab.open(path, wait_until="load")
+    tab.page.wait_for_load_state("networkidle")  # the search worker, sitemap lookups, ...
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", SAMPLE)
+def test_page_loads_without_console_errors_or_failed_resources(tab, lang, path):
+    load(tab, lang + path)
+    p = tab.problems
+    assert p.page_errors == []
+    assert p.failed_requests == []
+    assert [r for r in p.error_responses if not is_material_sitemap_lookup(r[1])] == []
+    assert [e for e in p.console_errors if not is_material_sitemap_lookup(e[1])] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known site defect: Material requests <page>/sitemap.xml for each hreflang alternate "
+    "and gets 404 on every page (mkdocs-static-i18n per-page alternates, no site_url); "
+    "when fixed, remove this marker and is_material_sitemap_lookup()",
+)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_make_no_failing_sitemap_lookups(tab, lang):
+    load(tab, f"{lang}/releases/1.7/")
+    assert [r for r in tab.problems.error_responses if is_material_sitemap_lookup(r[1])] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known site defect: the theme links fonts.googleapis.com (render-blocking, "
+    "unreachable for many readers of /zh/); when fixed (theme.font: false), remove this marker",
+)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_load_nothing_from_third_party_hosts(tab, lang):
+    load(tab, f"{lang}/")
+    assert tab.problems.third_party == []

@@ -1,0 +1,77 @@
+"""Rendering: escaping, anchors, links and interface strings."""
+
+import re
+
+import pytest
+import yaml
+from helpers import FIXTURE_RELEASES
+
+from releasekb.catalog import build_catalog
+from releasekb.i18n import LANGUAGES, LOCALES_DIR
+from releasekb.model import RESERVED_ANCHORS
+from releasekb.render import escape_text, relative_url, render_all
+from releasekb.validate import load_data
+
+
+@pytest.fixture(scope="module")
+def pages():
+    return render_all(build_catalog(load_data(FIXTURE_RELEASES)))
+
+
+def test_every_language_has_the_same_pages(pages):
+    trees = {lang: {p.split("/", 1)[1] for p in pages if p.startswith(lang + "/")} for lang in LANGUAGES}
+    assert trees["en"] == trees["zh"]
+    assert {"index.md", "releases/1.0.md", "features/widgets.md", "stability/stable.md",
+            "stability/unlabeled.md", "changelog/index.md", "changelog/1.0-to-2.0.md"} <= trees["en"]
+
+
+def test_data_is_escaped_for_tables_and_html(pages):
+    page = pages["en/releases/1.0.md"]
+    assert "<b>" not in page and "&#60;b&#62;tags&#60;/b&#62;" in page
+    assert "Tables &#124; pipes" in page
+    level_page = pages["en/stability/experimental.md"]
+    row = next(line for line in level_page.splitlines() if "Widgets" in line and line.startswith("|"))
+    assert row.count("|") == 4  # the | in the summary did not add a column
+
+
+def test_backticks_become_code_and_newlines_cannot_break_rows():
+    assert escape_text("use `a|b` now") == "use <code>a&#124;b</code> now"
+    assert escape_text("one\n\ntwo") == "one two"
+    assert escape_text("odd ` tick") == "odd &#96; tick"
+
+
+def test_feature_anchors_are_the_ids_in_both_languages(pages):
+    for lang in LANGUAGES:
+        assert "{#widgets}" in pages[f"{lang}/releases/1.0.md"]
+        assert "{#old-reader}" in pages[f"{lang}/releases/1.1.md"]
+
+
+def test_no_english_interface_text_on_chinese_pages(pages):
+    english = yaml.safe_load((LOCALES_DIR / "en.yaml").read_text(encoding="utf-8"))
+    chinese = yaml.safe_load((LOCALES_DIR / "zh.yaml").read_text(encoding="utf-8"))
+    page = pages["zh/releases/1.1.md"]
+    for key in ("highlights", "stability_summary", "features_by_area", "changes_title", "sources", "migration"):
+        assert english[key] not in page or english[key] == chinese[key], key
+
+
+def test_locales_define_the_same_keys():
+    tables = [yaml.safe_load((LOCALES_DIR / f"{lang}.yaml").read_text(encoding="utf-8")) for lang in LANGUAGES]
+    assert all(set(t) == set(tables[0]) for t in tables)
+
+
+def test_migration_advice_is_shown(pages):
+    assert "Pass <code>colour=\"red\"</code> to keep the old look." in pages["en/releases/2.0.md"]
+
+
+def test_relative_urls():
+    assert relative_url("features/index.md", "features/widgets.md") == "widgets/"
+    assert relative_url("features/index.md", "releases/1.0.md") == "../releases/1.0/"
+    assert relative_url("index.md", "releases/1.0.md") == "releases/1.0/"
+    assert relative_url("releases/1.0.md", "index.md") == "../../"
+
+
+def test_section_anchors_of_the_release_page_are_reserved(pages):
+    page = pages["en/releases/2.0.md"]
+    used = set(re.findall(r"\{#([a-z0-9-]+)\}", page))
+    sections = used - {"widget-colours", "old-reader", "default-colour"}
+    assert sections - set(RESERVED_ANCHORS) == {"area-core"}
