@@ -354,8 +354,23 @@ def test_features_table_is_complete_without_javascript(chromium, base_url, lang)
         rows = page.locator("#rkb-features").evaluate(ROWS_JS)
         assert len(rows) > 10
         assert all(row["visible"] for row in rows)
-        # The filter form only makes sense with the script; without it, it stays hidden.
-        expect(page.locator("#rkb-filter")).to_be_hidden()
+    finally:
+        context.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known site defect: `.rkb-filter { display: flex }` in releasekb.css overrides the "
+    "form's `hidden` attribute, so without JavaScript readers see filters that do nothing; "
+    "when fixed (e.g. `.rkb-filter[hidden] { display: none }`), remove this marker",
+)
+def test_features_filter_form_is_hidden_without_javascript(chromium, base_url):
+    context = new_context(chromium, base_url, Problems(), java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}/features/")
+        assert page.locator("#rkb-filter").get_attribute("hidden") is not None
+        assert not page.locator("#rkb-filter").is_visible()
     finally:
         context.close()
 

@@ -1,0 +1,143 @@
+"""Each page kind of the built site, in both languages, agrees with the data."""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from releasekb.catalog import build_catalog
+from releasekb.validate import load_data
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_DATA = ROOT / "tests" / "fixtures" / "releases"
+PREFIXES = ("", "zh/")
+
+
+def page(site: Path, path: str) -> str:
+    return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def text_of(html: str) -> str:
+    """The visible text of the page's article (not the navigation or the table of contents)."""
+    article = html[html.index("<article"):html.index("</article>")]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", article))
+
+
+class MatrixCells(HTMLParser):
+    """{(feature id, version): data-level} from the stability matrix."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells, self.feature = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "tr" and "data-feature" in attrs:
+            self.feature = attrs["data-feature"]
+        elif tag == "td" and self.feature and "data-version" in attrs:
+            self.cells[(self.feature, attrs["data-version"])] = attrs["data-level"]
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_stability_matrix_cells_equal_the_data(fixture_site, prefix):
+    catalog = build_catalog(load_data(FIXTURE_DATA))
+    parser = MatrixCells()
+    parser.feed(page(fixture_site, f"{prefix}stability"))
+    expected = {}
+    for feature in catalog.matrix_features:
+        for release in catalog.releases:
+            entry = feature.entry_in(release)
+            level = "" if entry is None else entry.level.key if entry.level else f"change-{entry.kind}"
+            expected[(feature.id, release.version)] = level
+    assert parser.cells == expected
+    assert parser.cells[("widgets", "1.0")] == "experimental"
+    assert parser.cells[("widgets", "1.1")] == "stable"
+    assert parser.cells[("old-reader", "2.0")] == "change-removal"
+    assert ("crash-on-empty-file", "1.1") not in parser.cells  # fixes are not matrix rows
+
+
+def test_changelog_lists_computed_events_newest_first(fixture_site):
+    text = text_of(page(fixture_site, "changelog"))
+    assert text.index("Acme 2.0") < text.index("Acme 1.1") < text.index("Acme 1.0")
+    section_11 = text[text.index("Acme 1.1"):text.index("Acme 1.0")]
+    assert "Widgets become stable" in section_11 and "promoted from Experimental to Stable" in section_11
+    assert "The old reader is deprecated — deprecated" in section_11
+    section_20 = text[text.index("Acme 2.0"):text.index("Acme 1.1")]
+    assert "Widgets default to blue — breaking change" in section_20
+    assert "The old reader is removed — removed" in section_20
+    assert "Coloured widgets" in section_20 and "added to Widgets" in section_20
+
+
+def test_chinese_changelog_uses_chinese_event_texts(fixture_site):
+    text = text_of(page(fixture_site, "zh/changelog"))
+    assert "从实验性提升为稳定" in text and "已移除" in text and "不兼容变更" in text
+    assert "promoted" not in text and "Breaking" not in text
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_upgrade_view_lists_what_an_upgrader_must_know(fixture_site, prefix):
+    html = page(fixture_site, f"{prefix}changelog/1.0-to-2.0")
+    must_know = text_of(html.split('id="everything"')[0] + "</article>")
+    for entry in ("default-colour", "old-reader", "widgets"):
+        assert f"features/{entry}/" in html.split('id="everything"')[0]
+    assert "Pass colour=\"red\"" in must_know or "传入 colour=\"red\"" in must_know
+    later = text_of(page(fixture_site, f"{prefix}changelog/1.1-to-2.0"))
+    assert "提升" not in later and "promoted" not in later  # the promotion happened in 1.1
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_level_pages_list_features_by_release(fixture_site, prefix):
+    stable = page(fixture_site, f"{prefix}stability/stable")
+    assert "features/widgets/" in stable and 'id="v1-1"' in stable
+    experimental = page(fixture_site, f"{prefix}stability/experimental")
+    assert 'id="v1-0"' in experimental and 'id="v1-1"' not in experimental
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_release_page_sections(fixture_site, prefix):
+    html = page(fixture_site, f"{prefix}releases/2.0")
+    for anchor in ("stability-summary", "features", "changes", "sources", "default-colour", "widget-colours"):
+        assert f'id="{anchor}"' in html
+    assert '<svg' in html and 'role="img"' in html
+    assert 'href="../1.1/"' in html  # previous release
+    first = page(fixture_site, f"{prefix}releases/1.0")  # its summary holds <b>...</b> as data
+    assert "<b>" not in first and ("&#60;b&#62;tags" in first or "&#60;b&#62;标签" in first)
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_feature_page_lifecycle_and_permalink(fixture_site, prefix):
+    html = page(fixture_site, f"{prefix}features/widgets")
+    assert 'role="img"' in html and "1.0" in html and "1.1" in html
+    assert f"/{prefix}features/widgets/" in html
+    name = "Widgets" if not prefix else "小部件"
+    assert re.search(rf"\[ *{name} *\] *\( */{prefix}features/widgets/ *\)", text_of(html))
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_home_reaches_the_upgrade_view(fixture_site, prefix):
+    home = page(fixture_site, prefix.rstrip("/"))
+    assert 'href="changelog/#upgrade"' in home
+    changelog = page(fixture_site, f"{prefix}changelog")
+    assert 'href="1.0-to-2.0/"' in changelog
+
+
+def test_real_site_has_a_page_for_every_feature_in_both_languages(real_site):
+    catalog = build_catalog(load_data(ROOT / "releases"))
+    for feature_id in catalog.features:
+        for prefix in PREFIXES:
+            assert (real_site / prefix / "features" / feature_id / "index.html").is_file(), feature_id
+
+
+@pytest.mark.parametrize("feature_id, english, chinese", [
+    ("distributed-rpc", "promoted from Experimental to Stable", "从实验性提升为稳定"),
+    ("custom-cpp-classes", "promoted from Experimental to Stable", "从实验性提升为稳定"),
+])
+def test_real_lifecycles_show_the_level_change(real_site, feature_id, english, chinese):
+    assert english in text_of(page(real_site, f"features/{feature_id}"))
+    assert chinese in text_of(page(real_site, f"zh/features/{feature_id}"))
+
+
+def test_real_release_anchor_works_in_both_languages(real_site):
+    for prefix in PREFIXES:
+        assert 'id="torch-fft"' in page(real_site, f"{prefix}releases/1.7")
