@@ -32,8 +32,12 @@ def _parser() -> argparse.ArgumentParser:
         prog="releasekb",
         description="Release-notes knowledge base: validate curated YAML and build the bilingual site.",
     )
-    parser.add_argument("--data", type=Path, default=Path("releases"),
-                        help="folder with project.yaml and <version>.yaml files (default: releases)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path("releases"),
+        help="folder with project.yaml and <version>.yaml files (default: releases)",
+    )
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="check every release file and report all problems")
@@ -64,8 +68,7 @@ def _validate(args) -> int:
     from releasekb.validate import load_data
 
     catalog = build_catalog(load_data(args.data))
-    print(f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features "
-          f"and changes, no problems.")
+    print(f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes, no problems.")
     return EXIT_OK
 
 

@@ -76,8 +76,10 @@ def _check_vocabulary(name: str):
             return value
         if not allowed:
             scheme = info.context.get("scheme")
-            raise ValueError(f"this release uses the scheme '{scheme}', which has no labels: "
-                             f"remove '{info.field_name}' (the feature is then unlabeled)")
+            raise ValueError(
+                f"this release uses the scheme '{scheme}', which has no labels: "
+                f"remove '{info.field_name}' (the feature is then unlabeled)"
+            )
         raise ValueError(not_one_of(value, allowed))
 
     return AfterValidator(check)

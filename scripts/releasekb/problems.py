@@ -36,7 +36,7 @@ class DataError(Exception):
 
 
 def suggest(value: object, choices: Iterable[str]) -> str:
-    """" (did you mean 'beta'?)" when a choice is close to the given value, else ""."""
+    """ " (did you mean 'beta'?)" when a choice is close to the given value, else ""."""
     close = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

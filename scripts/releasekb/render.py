@@ -20,7 +20,7 @@ from markupsafe import Markup
 from releasekb import svg
 from releasekb.catalog import EVENT_KINDS, UPGRADE_KINDS, Catalog
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
-from releasekb.model import RESERVED_ANCHOR_PREFIX, RESERVED_ANCHORS
+from releasekb.model import RESERVED_ANCHOR_PREFIX
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
@@ -157,9 +157,7 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
 def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
     """{"en/releases/1.7.md": ..., "zh/releases/1.7.md": ...} for every language."""
     return {
-        f"{lang}/{path}": text
-        for lang in LANGUAGES
-        for path, text in render_language(catalog, lang, site_url).items()
+        f"{lang}/{path}": text for lang in LANGUAGES for path, text in render_language(catalog, lang, site_url).items()
     }
 
 

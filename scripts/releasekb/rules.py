@@ -35,7 +35,7 @@ HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 def entries(release: LoadedRelease) -> Iterator[tuple[Location, FeatureEntry | ChangeEntry]]:
     """Every valid entry of a release with its location in the file."""
-    yield from zip(release.entry_locations, [*release.record.features, *release.record.changes])
+    yield from zip(release.entry_locations, [*release.record.features, *release.record.changes], strict=True)
 
 
 def texts(record: BaseModel, location: Location = ()) -> Iterator[tuple[Location, BaseModel]]:
@@ -66,9 +66,14 @@ def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
     """The first line tells editors (yaml-language-server) which JSON Schema to check with."""
     for release in data.releases:
         if release.document.first_line != SCHEMA_COMMENT:
-            yield Problem(release.document.display_path, 1, 1, "(document)",
-                          f"the first line should be '{SCHEMA_COMMENT}' so that editors "
-                          "validate and complete the file while you type")
+            yield Problem(
+                release.document.display_path,
+                1,
+                1,
+                "(document)",
+                f"the first line should be '{SCHEMA_COMMENT}' so that editors "
+                "validate and complete the file while you type",
+            )
 
 
 def scheme_labels_are_defined(data: ValidatedData) -> Iterator[Problem]:
@@ -76,9 +81,7 @@ def scheme_labels_are_defined(data: ValidatedData) -> Iterator[Problem]:
     for scheme, scheme_labels in data.project.stability.schemes.items():
         for i, label in enumerate(scheme_labels):
             if label not in labels:
-                yield data.project_document.problem(
-                    ("stability", "schemes", scheme, i), not_one_of(label, labels)
-                )
+                yield data.project_document.problem(("stability", "schemes", scheme, i), not_one_of(label, labels))
 
 
 def ids_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
@@ -193,9 +196,7 @@ def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
             if not HAN.search(text.zh):
                 yield release.document.problem((*location, "zh"), "the Chinese text contains no Chinese")
             if HAN.search(text.en):
-                yield release.document.problem(
-                    (*location, "en"), "the English text contains Chinese characters"
-                )
+                yield release.document.problem((*location, "en"), "the English text contains Chinese characters")
 
 
 def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:

@@ -21,11 +21,11 @@ from releasekb.i18n import LANGUAGES
 from releasekb.loader import Document, Location, load_document
 from releasekb.model import (
     DATE_PATTERN,
-    ChangeEntry,
-    FeatureEntry,
     SLUG_PATTERN,
     URL_PATTERN,
     VERSION_PATTERN,
+    ChangeEntry,
+    FeatureEntry,
     ProjectFile,
     ReleaseFile,
     version_key,
@@ -102,15 +102,25 @@ def load_data(data_dir: Path) -> ValidatedData:
     problems: list[Problem] = []
     project_path = data_dir / PROJECT_FILE
     if not project_path.is_file():
-        raise DataError([Problem(display_path(project_path), 1, 1, "(document)", "file not found: "
-                                 "every data folder needs a project.yaml with the vocabularies")])
+        raise DataError(
+            [
+                Problem(
+                    display_path(project_path),
+                    1,
+                    1,
+                    "(document)",
+                    "file not found: every data folder needs a project.yaml with the vocabularies",
+                )
+            ]
+        )
     project_document, project = _load_record(project_path, ProjectFile, problems)
 
     releases: list[LoadedRelease] = []
     paths = release_paths(data_dir)
     if not paths:
-        problems.append(Problem(display_path(data_dir), 1, 1, "(folder)",
-                                "no release files found (expected files like 1.7.yaml)"))
+        problems.append(
+            Problem(display_path(data_dir), 1, 1, "(folder)", "no release files found (expected files like 1.7.yaml)")
+        )
     for path in paths:
         release = _load_release(path, problems, project)
         if release is not None:
@@ -214,8 +224,7 @@ def _message(detail: dict, location: Location, document: Document, model: type[B
         return f"required key '{location[-1]}' is missing"
     if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
         raw = document.raw_scalars.get(location, str(value))
-        return (f"YAML reads {raw} as the number {value!r}, not as text; "
-                f"put it in quotes: \"{raw}\"")
+        return f'YAML reads {raw} as the number {value!r}, not as text; put it in quotes: "{raw}"'
     if kind in _TYPE_NAMES:
         return f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}"
     if kind == "string_pattern_mismatch":
