@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURE_RELEASES
 
+from helpers import FIXTURE_RELEASES
 from releasekb.catalog import build_catalog
 from releasekb.validate import load_data
 
@@ -36,10 +36,14 @@ def test_releases_are_ordered_by_version_and_linked(fixture_catalog):
 def test_changelog_events_of_each_release(fixture_catalog):
     assert events(fixture_catalog, "1.0") == [("introduced", "widgets"), ("introduced", "old-reader")]
     assert events(fixture_catalog, "1.1") == [
-        ("deprecation", "old-reader"), ("promoted", "widgets"), ("fix", "crash-on-empty-file"),
+        ("deprecation", "old-reader"),
+        ("promoted", "widgets"),
+        ("fix", "crash-on-empty-file"),
     ]
     assert events(fixture_catalog, "2.0") == [
-        ("breaking", "default-colour"), ("removal", "old-reader"), ("addition", "widget-colours"),
+        ("breaking", "default-colour"),
+        ("removal", "old-reader"),
+        ("addition", "widget-colours"),
     ]
 
 
@@ -51,7 +55,9 @@ def test_promotion_records_both_levels(fixture_catalog):
 def test_lifecycle_of_a_feature_includes_its_parts(fixture_catalog):
     widgets = fixture_catalog.features["widgets"]
     assert [(ev.release.version, ev.kind) for ev in widgets.timeline] == [
-        ("1.0", "introduced"), ("1.1", "promoted"), ("2.0", "addition"),
+        ("1.0", "introduced"),
+        ("1.1", "promoted"),
+        ("2.0", "addition"),
     ]
     assert widgets.level.key == "stable"
     assert [part.id for part in widgets.parts] == ["widget-colours"]
@@ -71,11 +77,15 @@ def test_removed_feature(fixture_catalog):
 
 def test_upgrade_view_lists_everything_between_two_versions(fixture_catalog):
     old, new = fixture_catalog.release("1.0"), fixture_catalog.release("2.0")
-    kinds = [(ev.release.version, ev.kind, ev.feature.id)
-             for ev in fixture_catalog.events_between(old, new, ("breaking", "removal", "deprecation", "promoted"))]
+    kinds = [
+        (ev.release.version, ev.kind, ev.feature.id)
+        for ev in fixture_catalog.events_between(old, new, ("breaking", "removal", "deprecation", "promoted"))
+    ]
     assert kinds == [
-        ("2.0", "breaking", "default-colour"), ("2.0", "removal", "old-reader"),
-        ("1.1", "deprecation", "old-reader"), ("1.1", "promoted", "widgets"),
+        ("2.0", "breaking", "default-colour"),
+        ("2.0", "removal", "old-reader"),
+        ("1.1", "deprecation", "old-reader"),
+        ("1.1", "promoted", "widgets"),
     ]
     assert [r.version for r in fixture_catalog.releases_between(old, new)] == ["2.0", "1.1"]
     assert len(fixture_catalog.upgrade_paths) == 3

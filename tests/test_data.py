@@ -25,7 +25,10 @@ def catalog(data):
 def test_the_four_releases_are_curated(catalog):
     assert [r.version for r in catalog.releases] == ["0.2", "1.4", "1.5", "1.7"]
     assert {r.version: r.date for r in catalog.releases} == {
-        "0.2": "2017-08", "1.4": "2020-01", "1.5": "2020-04-21", "1.7": "2020-10-27",
+        "0.2": "2017-08",
+        "1.4": "2020-01",
+        "1.5": "2020-04-21",
+        "1.7": "2020-10-27",
     }
 
 
@@ -50,7 +53,9 @@ def test_every_release_has_sources_with_an_original(catalog):
 
 def test_schemes_are_the_ones_each_release_used(catalog):
     assert {r.version: r.scheme for r in catalog.releases} == {
-        "0.2": "unlabeled", "1.4": "stable-experimental", "1.5": "stable-experimental",
+        "0.2": "unlabeled",
+        "1.4": "stable-experimental",
+        "1.5": "stable-experimental",
         "1.7": "stable-beta-prototype",
     }
     assert {e.level.key for e in catalog.release("0.2").features} == {"unlabeled"}
@@ -77,23 +82,29 @@ def test_lifecycles_are_ordered_and_consistent(catalog):
             assert order.index(feature.parent.first.release.version) <= order.index(feature.first.release.version)
 
 
-@pytest.mark.parametrize("feature_id, lifecycle", [
-    ("distributed-rpc", [("1.4", "experimental"), ("1.5", "stable")]),
-    ("custom-cpp-classes", [("1.5", "experimental"), ("1.7", "stable")]),
-])
+@pytest.mark.parametrize(
+    "feature_id, lifecycle",
+    [
+        ("distributed-rpc", [("1.4", "experimental"), ("1.5", "stable")]),
+        ("custom-cpp-classes", [("1.5", "experimental"), ("1.7", "stable")]),
+    ],
+)
 def test_published_level_changes(catalog, feature_id, lifecycle):
     feature = catalog.features[feature_id]
     assert [(e.release.version, e.level.key) for e in feature.entries] == lifecycle
     assert feature.events[-1].kind == "promoted"
 
 
-@pytest.mark.parametrize("parent, child, version", [
-    ("distributed-rpc", "rpc-torchscript-sync-remote", "1.7"),
-    ("distributed-rpc", "rpc-profiling", "1.7"),
-    ("cpp-frontend", "cpp-transformer", "1.7"),
-    ("distributed-data-parallel", "ddp-uneven-inputs", "1.7"),
-    ("lr-schedulers", "lr-scheduler-chaining", "1.4"),
-])
+@pytest.mark.parametrize(
+    "parent, child, version",
+    [
+        ("distributed-rpc", "rpc-torchscript-sync-remote", "1.7"),
+        ("distributed-rpc", "rpc-profiling", "1.7"),
+        ("cpp-frontend", "cpp-transformer", "1.7"),
+        ("distributed-data-parallel", "ddp-uneven-inputs", "1.7"),
+        ("lr-schedulers", "lr-scheduler-chaining", "1.4"),
+    ],
+)
 def test_later_additions_link_to_their_feature(catalog, parent, child, version):
     assert catalog.features[child].parent is catalog.features[parent]
     assert catalog.features[child].first.release.version == version

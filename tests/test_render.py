@@ -4,8 +4,8 @@ import re
 
 import pytest
 import yaml
-from helpers import FIXTURE_RELEASES
 
+from helpers import FIXTURE_RELEASES
 from releasekb.catalog import build_catalog
 from releasekb.i18n import LANGUAGES, LOCALES_DIR
 from releasekb.model import RESERVED_ANCHORS
@@ -21,8 +21,15 @@ def pages():
 def test_every_language_has_the_same_pages(pages):
     trees = {lang: {p.split("/", 1)[1] for p in pages if p.startswith(lang + "/")} for lang in LANGUAGES}
     assert trees["en"] == trees["zh"]
-    assert {"index.md", "releases/1.0.md", "features/widgets.md", "stability/stable.md",
-            "stability/unlabeled.md", "changelog/index.md", "changelog/1.0-to-2.0.md"} <= trees["en"]
+    assert {
+        "index.md",
+        "releases/1.0.md",
+        "features/widgets.md",
+        "stability/stable.md",
+        "stability/unlabeled.md",
+        "changelog/index.md",
+        "changelog/1.0-to-2.0.md",
+    } <= trees["en"]
 
 
 def test_data_is_escaped_for_tables_and_html(pages):
@@ -60,7 +67,7 @@ def test_locales_define_the_same_keys():
 
 
 def test_migration_advice_is_shown(pages):
-    assert "Pass <code>colour=\"red\"</code> to keep the old look." in pages["en/releases/2.0.md"]
+    assert 'Pass <code>colour="red"</code> to keep the old look.' in pages["en/releases/2.0.md"]
 
 
 def test_relative_urls():

@@ -8,6 +8,7 @@ import time
 import urllib.request
 
 import pytest
+
 from conftest import FIXTURES, copy_project
 
 
@@ -42,7 +43,10 @@ def served_project(tmp_path):
     log = open(tmp_path / "serve.log", "w+")
     process = subprocess.Popen(
         [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=project, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        cwd=project,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     try:
         yield project, f"http://127.0.0.1:{port}", log

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import yaml
-from conftest import FIXTURES, ROOT, copy_project, run_releasekb
 
+from conftest import FIXTURES, ROOT, copy_project, run_releasekb
 from releasekb.i18n import LANGUAGES
 from releasekb.site import GENERATED_PATHS
 
@@ -54,8 +54,12 @@ def test_every_feature_has_a_page_in_both_languages(fixture_site):
 def test_chinese_search_index_has_jieba_tokens(fixture_site):
     index = json.loads((fixture_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     separator = re.compile(index["config"]["separator"])
-    tokens = {token for doc in index["docs"] if doc["location"].startswith("zh/")
-              for token in separator.split(doc["text"] + " " + doc["title"])}
+    tokens = {
+        token
+        for doc in index["docs"]
+        if doc["location"].startswith("zh/")
+        for token in separator.split(doc["text"] + " " + doc["title"])
+    }
     assert "小部件" in tokens  # a glossary term, segmented as one word
     assert separator.split("分布式\u200b训练") == ["分布式", "训练"]  # jieba's word boundary splits
 
@@ -70,11 +74,14 @@ def test_invalid_data_stops_the_build_and_keeps_the_previous_site(tmp_path):
     assert run_releasekb(project, "build").returncode == 0
     before = {p: p.read_bytes() for p in (project / "site").rglob("*.html")}
     release = project / "releases" / "1.1.yaml"
-    release.write_text(release.read_text(encoding="utf-8").replace("stability: stable", "stability: stabel"),
-                       encoding="utf-8")
+    release.write_text(
+        release.read_text(encoding="utf-8").replace("stability: stable", "stability: stabel"), encoding="utf-8"
+    )
     result = run_releasekb(project, "build")
     assert result.returncode == 1
-    assert "releases/1.1.yaml:13:16: features[0].stability: 'stabel' is not one of stable, experimental" in result.stderr
+    assert (
+        "releases/1.1.yaml:13:16: features[0].stability: 'stabel' is not one of stable, experimental" in result.stderr
+    )
     assert "Traceback" not in result.stderr
     after = {p: p.read_bytes() for p in (project / "site").rglob("*.html")}
     assert after == before
@@ -87,8 +94,9 @@ def test_mkdocs_build_itself_reports_data_problems_without_traceback(tmp_path):
     project = copy_project(tmp_path / "p", FIXTURES / "releases")
     release = project / "releases" / "1.0.yaml"
     release.write_text(release.read_text(encoding="utf-8").replace("area: core", "area: cor", 1), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project, capture_output=True, text=True
+    )
     assert result.returncode == 1
     assert "releases/1.0.yaml:13:11: features[0].area: 'cor' is not one of core, io" in result.stderr
     assert "Traceback" not in result.stderr

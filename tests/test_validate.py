@@ -1,8 +1,8 @@
 """Each bad input gets one precise problem: file, line, column, where, and what would be right."""
 
 import pytest
-from helpers import fixture_data, line_of, run_validate
 
+from helpers import fixture_data, line_of, run_validate
 from releasekb.cli import main
 
 
@@ -41,8 +41,10 @@ def test_unlabeled_scheme_forbids_labels(tmp_path, capsys):
 
 
 def test_duplicate_key(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.0.yaml": [("scheme: stable-experimental\n",
-                                                 "scheme: stable-experimental\nscheme: stable-beta\n")]})
+    data = fixture_data(
+        tmp_path,
+        {"1.0.yaml": [("scheme: stable-experimental\n", "scheme: stable-experimental\nscheme: stable-beta\n")]},
+    )
     problem = only_problem(data, capsys, "1.0.yaml")
     assert f":{line_of(data / '1.0.yaml', 'scheme: stable-beta')}:1: scheme: duplicate key 'scheme'" in problem
 
@@ -50,11 +52,16 @@ def test_duplicate_key(tmp_path, capsys):
 def test_unknown_key_suggests_the_closest(tmp_path, capsys):
     data = fixture_data(tmp_path, {"1.0.yaml": [("    apis: [acme.widget]", "    apsi: [acme.widget]")]})
     problem = only_problem(data, capsys, "1.0.yaml")
-    assert f":{line_of(data / '1.0.yaml', 'apsi')}:5: features[0].apsi: unknown key 'apsi' (did you mean 'apis'?)" in problem
+    assert (
+        f":{line_of(data / '1.0.yaml', 'apsi')}:5: features[0].apsi: unknown key 'apsi' (did you mean 'apis'?)"
+        in problem
+    )
 
 
 def test_missing_language(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.0.yaml": [("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}")]})
+    data = fixture_data(
+        tmp_path, {"1.0.yaml": [("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}")]}
+    )
     problem = only_problem(data, capsys, "1.0.yaml")
     assert "features[1].title.zh: missing the 'zh' text (every text needs en, zh)" in problem
 
@@ -73,8 +80,10 @@ def test_unquoted_version_that_yaml_reads_as_a_number(tmp_path, capsys):
     data = fixture_data(tmp_path, {"1.1.yaml": [('version: "1.1"', "version: 1.10")]})
     code, lines = run_validate(data, capsys)
     assert code == 1
-    assert f"{data / '1.1.yaml'}:2:10: version: YAML reads 1.10 as the number 1.1, not as text; " \
-           'put it in quotes: "1.10"' in lines
+    assert (
+        f"{data / '1.1.yaml'}:2:10: version: YAML reads 1.10 as the number 1.1, not as text; "
+        'put it in quotes: "1.10"' in lines
+    )
 
 
 def test_area_typo_suggests(tmp_path, capsys):
@@ -100,11 +109,14 @@ def test_malformed_url(tmp_path, capsys):
     assert "sources[0].url: 'example.org/acme' is not an absolute http(s) URL" in only_problem(data, capsys, "1.0.yaml")
 
 
-@pytest.mark.parametrize("bad_date, message", [
-    ("2020-02-30", "is not a real date"),
-    ("2020/01/15", "is not a date written YYYY-MM-DD"),
-    ("15 January 2020", "is not a date written YYYY-MM-DD"),
-])
+@pytest.mark.parametrize(
+    "bad_date, message",
+    [
+        ("2020-02-30", "is not a real date"),
+        ("2020/01/15", "is not a date written YYYY-MM-DD"),
+        ("15 January 2020", "is not a date written YYYY-MM-DD"),
+    ],
+)
 def test_malformed_date(tmp_path, capsys, bad_date, message):
     data = fixture_data(tmp_path, {"1.0.yaml": [("date: 2020-01-15", f"date: {bad_date}")]})
     assert message in only_problem(data, capsys, "1.0.yaml")
@@ -134,8 +146,15 @@ def test_glossary_avoided_rendering(tmp_path, capsys):
 
 
 def test_chinese_text_must_contain_chinese_and_english_none(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.1.yaml": [("zh: 读取空文件不再崩溃}", "zh: No crash}"),
-                                                ("en: Reading an empty file no longer crashes.", "en: 不再崩溃")]})
+    data = fixture_data(
+        tmp_path,
+        {
+            "1.1.yaml": [
+                ("zh: 读取空文件不再崩溃}", "zh: No crash}"),
+                ("en: Reading an empty file no longer crashes.", "en: 不再崩溃"),
+            ]
+        },
+    )
     code, lines = run_validate(data, capsys)
     assert code == 1
     assert any("features[1].title.zh: the Chinese text contains no Chinese" in line for line in lines)
@@ -143,12 +162,18 @@ def test_chinese_text_must_contain_chinese_and_english_none(tmp_path, capsys):
 
 
 def test_unknown_highlight_and_part_of(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.0.yaml": [("highlights: [widgets]", "highlights: [widget]")],
-                                   "2.0.yaml": [("part_of: widgets", "part_of: gadgets")]})
+    data = fixture_data(
+        tmp_path,
+        {
+            "1.0.yaml": [("highlights: [widgets]", "highlights: [widget]")],
+            "2.0.yaml": [("part_of: widgets", "part_of: gadgets")],
+        },
+    )
     code, lines = run_validate(data, capsys)
     assert code == 1
-    assert any("highlights[0]: no entry with id 'widget' in this release (did you mean 'widgets'?)" in line
-               for line in lines)
+    assert any(
+        "highlights[0]: no entry with id 'widget' in this release (did you mean 'widgets'?)" in line for line in lines
+    )
     assert any("features[0].part_of: no feature 'gadgets' in this or an earlier release" in line for line in lines)
 
 
@@ -164,11 +189,16 @@ def test_removed_feature_cannot_return(tmp_path, capsys):
 
 
 def test_all_problems_of_all_files_in_one_sorted_run(tmp_path, capsys):
-    data = fixture_data(tmp_path, {
-        "1.1.yaml": [("stability: stable", "stability: stabel")],
-        "1.0.yaml": [("scheme: stable-experimental\n", "scheme: stable-experimental\nscheme: stable-beta\n"),
-                     ("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}")],
-    })
+    data = fixture_data(
+        tmp_path,
+        {
+            "1.1.yaml": [("stability: stable", "stability: stabel")],
+            "1.0.yaml": [
+                ("scheme: stable-experimental\n", "scheme: stable-experimental\nscheme: stable-beta\n"),
+                ("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}"),
+            ],
+        },
+    )
     code, lines = run_validate(data, capsys)
     assert code == 1
     problems = [line for line in lines if line.startswith(str(data))]
@@ -199,3 +229,8 @@ def test_no_traceback_for_broken_yaml(tmp_path, capsys):
 def test_ids_cannot_take_section_anchors(tmp_path, capsys, reserved):
     data = fixture_data(tmp_path, {"1.1.yaml": [("id: crash-on-empty-file", f"id: {reserved}")]})
     assert f"'{reserved}' is reserved for a section of the release page" in only_problem(data, capsys, "1.1.yaml")
+
+
+def test_alias_cannot_be_a_current_id(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"2.0.yaml": [("aliases: [widget-colors]", "aliases: [widgets]")]})
+    assert "'widgets' is the id of an entry; an alias must be a former id" in only_problem(data, capsys, "2.0.yaml")

@@ -80,6 +80,7 @@ class Entry:
     apis: tuple[str, ...]
     links: tuple[Link, ...]
     part_of: str | None
+    aliases: tuple[str, ...]
     position: int  # order in the release file
     feature: Feature = field(init=False)
 
@@ -136,6 +137,10 @@ class Feature:
     @property
     def apis(self) -> list[str]:
         return list(dict.fromkeys(api for e in self.entries for api in e.apis))
+
+    @property
+    def aliases(self) -> list[str]:
+        return list(dict.fromkeys(alias for e in self.entries for alias in e.aliases))
 
     def entry_in(self, release: Release) -> Entry | None:
         return next((e for e in self.entries if e.release is release), None)
@@ -347,6 +352,7 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         apis=tuple(raw.apis),
         links=tuple(Link(link.kind, link.url) for link in raw.links),
         part_of=None if is_change else raw.part_of,
+        aliases=tuple(raw.aliases),
         position=position,
     )
 

@@ -7,6 +7,7 @@ modules that the tests call directly.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -16,10 +17,21 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from releasekb.problems import DataError
+from releasekb.rules import HAN
 from releasekb.site import data_fingerprint, generate
 from releasekb.validate import load_data
 
 _generated_for: tuple | None = None  # (data, docs, fingerprint) last generated in this process
+
+
+def search_words(data) -> list[str]:
+    """Chinese terms to keep whole when jieba segments pages for search: the glossary's and
+    the area names' short terms (2 to 4 characters, like 自动求导). Longer compounds such as
+    分布式自动求导 stay split, so a search for either of their parts still finds them;
+    Material's search matches whole tokens only."""
+    candidates = [term.zh for term in data.project.glossary]
+    candidates += [part for name in data.project.areas.values() for part in re.split(r"[与、，\s]+", name.zh)]
+    return sorted({word for word in candidates if 2 <= len(word) <= 4 and all(HAN.match(c) for c in word)})
 
 
 @event_priority(100)  # before mkdocs-static-i18n (-100) and the search plugin
@@ -40,8 +52,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         # plugin errors; the curator needs the same lines `releasekb validate` prints.
         print(error.report(), file=sys.stderr, flush=True)
         raise PluginError("invalid release data (problems listed above)") from None
-    # Chinese search: make glossary terms single jieba tokens, so they are found whole.
-    for term in data.project.glossary:
-        jieba.add_word(term.zh)
+    for word in search_words(data):
+        jieba.add_word(word)
     _generated_for = fingerprint
     return config

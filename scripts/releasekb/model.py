@@ -139,6 +139,8 @@ class Entry(Strict):
     summary: Text
     apis: list[NonEmptyText] = []
     links: list[Link] = []
+    # Former ids of this feature (after a rename or merge): their URLs keep working.
+    aliases: list[Slug] = []
 
 
 class FeatureEntry(Entry):

@@ -106,6 +106,11 @@ def pages(catalog: Catalog) -> list[Page]:
     result += [Page(feature_path(f.id), "feature.md.j2", {"feature": f}) for f in catalog.features.values()]
     result += [Page(level_path(key), "level.md.j2", {"level": level}) for key, level in catalog.levels.items()]
     result += [
+        Page(feature_path(alias), "alias.md.j2", {"feature": f})
+        for f in catalog.features.values()
+        for alias in f.aliases
+    ]
+    result += [
         Page(upgrade_path(old.version, new.version), "upgrade.md.j2", {"old": old, "new": new})
         for old, new in catalog.upgrade_paths
     ]

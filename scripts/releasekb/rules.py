@@ -110,6 +110,25 @@ def ids_are_not_reserved_anchors(data: ValidatedData) -> Iterator[Problem]:
                 )
 
 
+def aliases_are_free(data: ValidatedData) -> Iterator[Problem]:
+    """A former id (alias) redirects to one feature, so it can be neither a current id nor
+    the alias of another feature."""
+    ids = {entry.id for release in data.releases for _, entry in entries(release)}
+    owner: dict[str, str] = {}
+    for release in data.releases:
+        for location, entry in entries(release):
+            for i, alias in enumerate(entry.aliases):
+                where = (*location, "aliases", i)
+                if alias in ids:
+                    yield release.document.problem(
+                        where, f"'{alias}' is the id of an entry; an alias must be a former id"
+                    )
+                elif owner.setdefault(alias, entry.id) != entry.id:
+                    yield release.document.problem(
+                        where, f"'{alias}' is already an alias of '{owner[alias]}'; it can lead to one feature only"
+                    )
+
+
 def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
         for lang in Text.model_fields:
@@ -226,6 +245,7 @@ RULES: tuple[Rule, ...] = (
     scheme_labels_are_defined,
     ids_are_unique_in_release,
     ids_are_not_reserved_anchors,
+    aliases_are_free,
     titles_are_unique_in_release,
     highlights_exist,
     part_of_refers_to_earlier_feature,
