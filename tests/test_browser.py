@@ -483,3 +483,12 @@ def test_page_loads_without_console_errors_or_failed_resources(tab, lang, path):
     assert [e for e in p.console_errors if not is_material_sitemap_lookup(e[1])] == []
     # Nothing from other hosts (font CDNs and the like): many readers of /zh/ cannot reach them.
     assert p.third_party == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_link_box_offers_the_full_permanent_address(tab, lang):
+    tab.open(f"{lang}/features/torch-fft/")
+    codes = tab.page.locator(".rkb-permalink code").all_text_contents()
+    address = f"{tab.base}{lang}/features/torch-fft/"
+    assert codes[0].strip() == address
+    assert codes[1].strip().endswith(f"]({address})")

@@ -1,3 +1,15 @@
+// Feature pages: without a configured site_url the permanent link is printed as a path; in
+// the browser we know the host (and any sub-path the site is served under), so show the full
+// address there, ready to paste into another site's docs.
+(function () {
+  for (const box of document.querySelectorAll(".rkb-permalink[data-path^='/']")) {
+    const address = window.location.origin + window.location.pathname;
+    for (const code of box.querySelectorAll("code")) {
+      code.textContent = code.textContent.split(box.dataset.path).join(address);
+    }
+  }
+})();
+
 // Features page filters: progressive enhancement over a table that is complete without JS.
 // The filters live in the query string (?stability=beta&version=1.7&area=distributed), so a
 // filtered view is a link someone can share. Material's instant loading is off, so the
