@@ -86,7 +86,20 @@ def _schema(args) -> int:
 def _build(args) -> int:
     from releasekb.site import build_site
 
+    _show_mkdocs_log()
     return EXIT_OK if build_site(args.config, args.site_dir, args.data) else EXIT_INVALID
+
+
+def _show_mkdocs_log() -> None:
+    """MkDocs logs progress ("Serving on ...", rebuilds, warnings) through `logging`; its own
+    CLI sets up the handler, which we do not run, so set up the same here."""
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
 
 
 def _serve(args) -> int:
@@ -95,6 +108,7 @@ def _serve(args) -> int:
     load_data(args.data)  # fail fast with the same messages as `validate`
     from mkdocs.commands.serve import serve
 
+    _show_mkdocs_log()
     serve(config_file=args.config, dev_addr=args.dev_addr, livereload=True)
     return EXIT_OK
 
