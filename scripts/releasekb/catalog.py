@@ -360,21 +360,22 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
 def _compute_events(feature: Feature) -> None:
     """One event per entry: what that release did to the feature, given what came before."""
     previous_level: Level | None = None
-    for index, entry in enumerate(feature.entries):
+    seen_as_feature = False
+    for entry in feature.entries:
         if entry.is_change:
             feature.events.append(Event(entry.kind, entry))
-            continue
-        level = entry.level
-        if previous_level is None and not any(not e.is_change for e in feature.entries[:index]):
-            if entry.part_of:
-                kind = "addition"
-            else:
-                kind = {"new": "introduced", "improvement": "improvement", "fix": "fix"}[entry.kind]
-            feature.events.append(Event(kind, entry, after=level))
+        elif not seen_as_feature:
+            kind = (
+                "addition"
+                if entry.part_of
+                else {"new": "introduced", "improvement": "improvement", "fix": "fix"}[entry.kind]
+            )
+            feature.events.append(Event(kind, entry, after=entry.level))
         else:
-            kind = _level_change(previous_level, level)
-            feature.events.append(Event(kind, entry, before=previous_level, after=level))
-        previous_level = level
+            kind = _level_change(previous_level, entry.level)
+            feature.events.append(Event(kind, entry, before=previous_level, after=entry.level))
+        if not entry.is_change:
+            previous_level, seen_as_feature = entry.level, True
 
 
 def _level_change(before: Level | None, after: Level) -> str:
