@@ -1,4 +1,4 @@
-"""Shared fixtures: project copies built with the real MkDocs, Material and i18n plugin.
+"""Shared fixtures: project copies built with the real MkDocs and Material, one build per language.
 
 Sites are built in temporary copies of the project (generated pages are written into the
 copy's docs/), through the `releasekb build` command a curator uses.
@@ -20,13 +20,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def copy_project(target: Path, releases: Path | None = None) -> Path:
     """A copy of the project's site sources (config, hand-written docs, hook, data)."""
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    for config in ROOT.glob("mkdocs*.yml"):  # mkdocs.yml and mkdocs.<lang>.yml
+        shutil.copy(config, target / config.name)
     shutil.copytree(ROOT / "scripts", target / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
     docs = target / "docs"
     docs.mkdir()
-    shutil.copytree(ROOT / "docs" / "assets", docs / "assets")
+    for shared in ("assets", "overrides"):
+        shutil.copytree(ROOT / "docs" / shared, docs / shared)
     for lang_dir in (ROOT / "docs").iterdir():
-        if lang_dir.name != "assets" and lang_dir.is_dir():
+        if lang_dir.name not in ("assets", "overrides") and lang_dir.is_dir():
             (docs / lang_dir.name).mkdir()
             for page in lang_dir.glob("*.md"):
                 if page.name != "index.md":  # index.md is generated

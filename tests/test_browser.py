@@ -286,6 +286,58 @@ def test_english_search_finds_the_torch_fft_feature(tab):
     assert "/features/torch-fft/" in paths, paths
 
 
+def search_until_found(tab: Tab, query: str, expected_path: str) -> list[str]:
+    """Type `query` key by key and wait until the result list answers the whole query: it
+    links to `expected_path` and, for the words of an English query, highlights them all
+    (Material's ?h= lists the matched terms; a prefix such as "torch.ff" highlights "ff").
+    Returns the paths of every result then shown."""
+    box = tab.page.locator(".md-search__input")
+    box.click()
+    box.press_sequentially(query, delay=20)
+    words = [] if re.search(r"[\u4e00-\u9fff]", query) else re.split(r"[\s.]+", query.lower())
+    tab.page.wait_for_function(
+        """([path, words]) => [...document.querySelectorAll(
+              ".md-search-result__list .md-search-result__item > a")].some(a => {
+            const url = new URL(a.href);
+            const terms = (url.searchParams.get("h") || "").split(" ");
+            return url.pathname === path && words.every(w => terms.includes(w));
+        })""",
+        arg=[expected_path, words],
+    )
+    links = tab.page.locator(".md-search-result__list .md-search-result__item > a")
+    return [urlsplit(href).path for href in links.evaluate_all("links => links.map(a => a.href)")]
+
+
+SEARCHES = {  # site -> (query, the page it must find): an API name, words, part of a compound
+    "en": [("torch.fft", "/features/torch-fft/"), ("distributed", "/features/distributed-autograd/")],
+    "zh": [
+        ("分布式", "/zh/features/distributed-autograd/"),
+        ("自动求导", "/zh/features/distributed-autograd/"),  # a part of 分布式自动求导
+        ("torch.fft", "/zh/features/torch-fft/"),
+    ],
+}
+
+
+@pytest.mark.parametrize("query, expected", SEARCHES["en"])
+def test_english_site_search_finds_only_english_pages(tab, query, expected):
+    index_requests = []
+    tab.page.on("request", lambda r: "search_index" in r.url and index_requests.append(urlsplit(r.url).path))
+    tab.open("/")
+    paths = search_until_found(tab, query, expected)
+    assert not [path for path in paths if path.startswith("/zh/")], paths
+    assert index_requests == ["/search/search_index.json"]  # the English index only
+
+
+@pytest.mark.parametrize("query, expected", SEARCHES["zh"])
+def test_chinese_site_search_finds_only_chinese_pages(tab, query, expected):
+    index_requests = []
+    tab.page.on("request", lambda r: "search_index" in r.url and index_requests.append(urlsplit(r.url).path))
+    tab.open("/zh/")
+    paths = search_until_found(tab, query, expected)
+    assert paths and all(path.startswith("/zh/") for path in paths), paths
+    assert index_requests == ["/zh/search/search_index.json"]  # the Chinese index only
+
+
 # --------------------------------------------------------------------------- 3. anchors
 
 

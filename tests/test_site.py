@@ -1,15 +1,15 @@
-"""End to end: the real MkDocs, Material and i18n plugin build the site from YAML."""
+"""End to end: the real MkDocs and Material build the site from YAML, one build per language."""
 
 import json
 import re
 import shutil
 from pathlib import Path
 
-import yaml
+from mkdocs.config import load_config
 
-from conftest import FIXTURES, ROOT, copy_project, run_releasekb
+from conftest import FIXTURES, ROOT, build, copy_project, run_releasekb
 from releasekb.i18n import LANGUAGES
-from releasekb.site import GENERATED_PATHS
+from releasekb.site import GENERATED_PATHS, language_configs
 
 
 def html(site: Path, path: str) -> str:
@@ -30,6 +30,9 @@ def test_language_switcher_leads_to_the_same_page(fixture_site):
     chinese = html(fixture_site, "zh/releases/1.1")
     assert re.search(r'<a href="\.\./\.\./zh/releases/1\.1/" hreflang="zh"', english)
     assert re.search(r'<a href="\.\./\.\./\.\./releases/1\.1/" hreflang="en"', chinese)
+    # hreflang links in <head> too, for search engines
+    assert re.search(r'<link rel="alternate" href="\.\./\.\./zh/releases/1\.1/" hreflang="zh">', english)
+    assert re.search(r'<link rel="alternate" href="\.\./" hreflang="en">', html(fixture_site, "zh"))
 
 
 def test_chinese_pages_use_material_chinese_interface_and_translated_navigation(fixture_site):
@@ -51,15 +54,28 @@ def test_every_feature_has_a_page_in_both_languages(fixture_site):
             assert (fixture_site / prefix / "features" / feature / "index.html").is_file()
 
 
+def search_index(site: Path, prefix: str) -> dict:
+    return json.loads((site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+def test_each_language_has_its_own_search_index(fixture_site):
+    english, chinese = search_index(fixture_site, ""), search_index(fixture_site, "zh")
+    has_han = re.compile(r"[\u4e00-\u9fff]")
+    assert english["config"]["lang"] == ["en"]
+    assert "zh" in chinese["config"]["lang"]
+    english_pages = {doc["location"].partition("#")[0] for doc in english["docs"]}
+    assert "features/widgets/" in english_pages
+    assert not any(has_han.search(doc["title"]) for doc in english["docs"])
+    chinese_titles = " ".join(doc["title"] for doc in chinese["docs"])
+    assert "小部件" in chinese_titles and "Widgets become stable" not in chinese_titles
+    # the pages of that language only, each once: no zh/ page in either index
+    assert {doc["location"].partition("#")[0] for doc in chinese["docs"]} == english_pages
+
+
 def test_chinese_search_index_has_jieba_tokens(fixture_site):
-    index = json.loads((fixture_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(fixture_site, "zh")
     separator = re.compile(index["config"]["separator"])
-    tokens = {
-        token
-        for doc in index["docs"]
-        if doc["location"].startswith("zh/")
-        for token in separator.split(doc["text"] + " " + doc["title"])
-    }
+    tokens = {token for doc in index["docs"] for token in separator.split(doc["text"] + " " + doc["title"])}
     assert "小部件" in tokens  # a glossary term, segmented as one word
     assert separator.split("分布式\u200b训练") == ["分布式", "训练"]  # jieba's word boundary splits
 
@@ -122,9 +138,27 @@ def test_gitignore_lists_exactly_the_generated_paths():
 
 
 def test_mkdocs_languages_match_the_data_model():
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
-    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
-    assert tuple(lang["locale"] for lang in i18n["languages"]) == LANGUAGES
+    configs = language_configs(ROOT / "mkdocs.yml")
+    assert tuple(configs) == LANGUAGES
+    for lang, path in configs.items():
+        config = load_config(str(path))
+        assert config.theme["language"] == lang
+        assert Path(config.docs_dir) == ROOT / "docs" / lang
+        assert [alternate["lang"] for alternate in config.extra["alternate"]] == list(LANGUAGES)
+
+
+def test_sitemap_lists_each_page_with_its_alternates(tmp_path):
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    config = project / "mkdocs.yml"
+    config.write_text("site_url: https://kb.example.org/docs/\n" + config.read_text(encoding="utf-8"))
+    site = build(project)
+    chinese = (site / "zh" / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://kb.example.org/docs/zh/releases/1.1/</loc>" in chinese
+    assert 'hreflang="en" href="https://kb.example.org/docs/releases/1.1/"' in chinese
+    english = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://kb.example.org/docs/releases/1.1/</loc>" in english
+    assert 'hreflang="zh" href="https://kb.example.org/docs/zh/releases/1.1/"' in english
+    assert 'rel="canonical" href="https://kb.example.org/docs/zh/releases/1.1/"' in html(site, "zh/releases/1.1")
 
 
 def test_committed_schemas_are_up_to_date(tmp_path):

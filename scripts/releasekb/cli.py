@@ -106,10 +106,10 @@ def _serve(args) -> int:
     from releasekb.validate import load_data
 
     load_data(args.data)  # fail fast with the same messages as `validate`
-    from mkdocs.commands.serve import serve
+    from releasekb.site import serve_site
 
     _show_mkdocs_log()
-    serve(config_file=args.config, dev_addr=args.dev_addr, livereload=True)
+    serve_site(args.config, args.dev_addr, args.data)
     return EXIT_OK
 
 

@@ -1,58 +1,122 @@
 """The thin glue between MkDocs and the pipeline, loaded by mkdocs.yml's `hooks:`.
 
-on_config validates the data and writes the generated pages before MkDocs collects
-files, and asks `mkdocs serve` to watch the data folder. Everything else lives in plain
-modules that the tests call directly.
+Each language is its own MkDocs build (mkdocs.yml for English, mkdocs.zh.yml for Chinese),
+with its own search index. on_config validates the data and writes the generated pages of
+every language before MkDocs collects files (once per data version: `releasekb build`
+generates them before starting the language builds), and asks `mkdocs serve` to watch the
+data folder. The other events add the files both languages share (docs/assets) and point
+the language switcher, the hreflang links and the sitemap at the same page in the other
+language. Everything else lives in plain modules that the tests call directly.
 """
 
 from __future__ import annotations
 
-import re
+import posixpath
 import sys
 from pathlib import Path
+from urllib.parse import urljoin
 
-import jieba
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
+from releasekb import progress
+from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
-from releasekb.rules import HAN
-from releasekb.site import data_fingerprint, generate
-from releasekb.validate import load_data
-
-_generated_for: tuple | None = None  # (data, docs, fingerprint) last generated in this process
+from releasekb.site import SHARED_DOCS, build_language, docs_root, generate_once
 
 
-def search_words(data) -> list[str]:
-    """Chinese terms to keep whole when jieba segments pages for search: the glossary's and
-    the area names' short terms (2 to 4 characters, like 自动求导). Longer compounds such as
-    分布式自动求导 stay split, so a search for either of their parts still finds them;
-    Material's search matches whole tokens only."""
-    candidates = [term.zh for term in data.project.glossary]
-    candidates += [part for name in data.project.areas.values() for part in re.split(r"[与、，\s]+", name.zh)]
-    return sorted({word for word in candidates if 2 <= len(word) <= 4 and all(HAN.match(c) for c in word)})
-
-
-@event_priority(100)  # before mkdocs-static-i18n (-100) and the search plugin
+@event_priority(100)  # before the search plugin reads its configuration
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    global _generated_for
     root = Path(config.config_file_path).parent
     data_dir = root / config.extra.get("releasekb_data", "releases")
-    if str(data_dir) not in config.watch:
-        config.watch.append(str(data_dir))
-    fingerprint = (str(data_dir), config.docs_dir, data_fingerprint(data_dir))
-    if fingerprint == _generated_for:
-        return config  # mkdocs-static-i18n runs on_config again for each extra language
+    for watched in [data_dir, *(docs_root(config) / name for name in SHARED_DOCS)]:
+        if str(watched) not in config.watch:
+            config.watch.append(str(watched))
+    lang = build_language(config)
+    root_url = config.site_url or ""
+    config.extra["releasekb_root_url"] = root_url  # before the Chinese build moves site_url to /zh/
     try:
-        data = load_data(data_dir)
-        generate(data, Path(config.docs_dir), config.site_url or "")
+        words = generate_once(data_dir, docs_root(config), root_url)
     except DataError as error:
         # Printed here because `mkdocs serve` logs only "Aborted with a BuildError!" for
         # plugin errors; the curator needs the same lines `releasekb validate` prints.
         print(error.report(), file=sys.stderr, flush=True)
         raise PluginError("invalid release data (problems listed above)") from None
-    for word in search_words(data):
-        jieba.add_word(word)
-    _generated_for = fingerprint
+    if root_url and lang != DEFAULT_LANGUAGE:
+        config.site_url = urljoin(root_url, url_prefix(lang))  # canonical URLs under /zh/
+    search = config.plugins.get("search") or config.plugins.get("material/search")
+    if search is not None and "zh" in (search.config.lang or []):
+        import jieba  # loading its dictionary takes a second: only the Chinese build needs it
+
+        for word in words:  # see releasekb.site.search_words
+            jieba.add_word(word)
+    progress.start(lang)
     return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Files both languages share (docs/assets) are copied into each language's site."""
+    root = docs_root(config)
+    for name in SHARED_DOCS:
+        for path in sorted((root / name).rglob("*")):
+            if path.is_file():
+                uri = path.relative_to(root).as_posix()
+                files.append(File(uri, str(root), config.site_dir, config.use_directory_urls))
+    progress.total(len(files.documentation_pages()))
+    return files
+
+
+class _Relative(str):
+    """A link already relative to the current page: the `url` filter must leave it alone
+    (it cannot express a page in the other language's tree, above this build's root)."""
+
+
+def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    """Every page learns its address in each language (the same page, or that language's home
+    when it has no such page), before the sitemap and the pages are rendered."""
+    root, root_url = docs_root(config), config.extra["releasekb_root_url"]
+    for file in files.documentation_pages():
+        targets = {}
+        for alternate in config.extra["alternate"]:
+            other = alternate["lang"]
+            exists = (root / other / file.src_uri).is_file()
+            targets[other] = url_prefix(other) + (file.url if exists else "")
+        file.page.releasekb_targets = targets
+        # read by docs/overrides/sitemap.xml
+        file.page.releasekb_alternates = (
+            [(lang, urljoin(root_url, t)) for lang, t in targets.items()] if root_url else []
+        )
+
+    url_filter = env.filters["url"]
+
+    @jinja2.pass_context
+    def url(context, value):
+        return value if isinstance(value, _Relative) else url_filter(context, value)
+
+    env.filters["url"] = url
+    return env
+
+
+def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
+    """The language switcher and the hreflang links of this page."""
+    here = url_prefix(build_language(config)) + page.url
+    config.extra["alternate"] = [
+        {**alternate, "link": _Relative(_relative_url(here, page.releasekb_targets[alternate["lang"]]))}
+        for alternate in config.extra["alternate"]
+    ]
+    return context
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    progress.page_done()
+    return output
+
+
+def _relative_url(here: str, target: str) -> str:
+    """URL of site path `target` seen from site path `here` (both directory URLs)."""
+    relative = posixpath.relpath(target or ".", here or ".")
+    return "./" if relative == "." else relative + "/"

@@ -1,28 +1,44 @@
 """Stage 5, site: write the rendered pages into the docs tree and build with MkDocs.
 
-Pages are real files under docs/<lang>/ (mkdocs-static-i18n rebuilds its File objects
-from disk, so in-memory generated files do not survive it). Only the paths listed in
-GENERATED_PATHS are ours: .gitignore lists the same paths, a test checks they agree, and
-files there that no longer correspond to data are removed. Files are rewritten only when
-their text changes, so `mkdocs serve` does not rebuild in a loop.
+Pages are real files under docs/<lang>/, so every MkDocs-compatible engine (MkDocs,
+ProperDocs) builds them as hand-written pages. Only the paths listed in GENERATED_PATHS are
+ours: .gitignore lists the same paths, a test checks they agree, and files there that no
+longer correspond to data are removed. Files are rewritten only when their text changes,
+so MkDocs' dirty checks and file watchers see only real changes.
+
+Each language is an independent MkDocs build with its own configuration file
+(LANGUAGE_CONFIGS: mkdocs.yml for the default language, mkdocs.<lang>.yml for the others)
+and its own search index. `build_site` generates the pages once, runs the language builds
+in parallel processes (one per core) and assembles them into one site: the default language
+at the root, the others under <lang>/. `serve_site` does the same on every change and
+serves the result with MkDocs' live-reload server.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import shutil
 import sys
 import tempfile
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
+from releasekb import progress
 from releasekb.catalog import Catalog, build_catalog
-from releasekb.i18n import LANGUAGES
+from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import render_all
+from releasekb.rules import HAN
 from releasekb.validate import ValidatedData, load_data, release_paths
 
 # Inside each docs/<lang>/ tree: what the generator owns.
 GENERATED_PATHS = ("index.md", "releases", "features", "stability", "changelog")
+# Beside the docs/<lang>/ trees: folders every language's site gets a copy of.
+SHARED_DOCS = ("assets",)
 
 
 def generated_roots(docs_dir: Path) -> list[Path]:
@@ -50,7 +66,7 @@ def write_pages(pages: dict[str, str], docs_dir: Path) -> list[str]:
 
 
 def data_fingerprint(data_dir: Path) -> str:
-    """Changes whenever any data file changes: lets the second i18n pass skip regeneration."""
+    """Changes whenever any data file changes: lets every build after the first skip generation."""
     digest = hashlib.sha256()
     for path in [data_dir / "project.yaml", *release_paths(data_dir)]:
         digest.update(path.name.encode())
@@ -65,32 +81,213 @@ def generate(data: ValidatedData, docs_dir: Path, site_url: str = "") -> Catalog
     return catalog
 
 
-def build_site(config_file: str, site_dir: Path, data_dir: Path) -> bool:
-    """Build the whole site into a temporary folder and swap it into site_dir only on success,
-    so a failed build (bad data, a strict-mode warning) leaves the previous site untouched."""
+def search_words(data: ValidatedData) -> list[str]:
+    """Chinese terms to keep whole when jieba segments pages for search: the glossary's and
+    the area names' short terms (2 to 4 characters, like 自动求导). Longer compounds such as
+    分布式自动求导 stay split, so a search for either of their parts still finds them;
+    Material's search matches whole tokens only."""
+    candidates = [term.zh for term in data.project.glossary]
+    candidates += [part for name in data.project.areas.values() for part in re.split(r"[与、，\s]+", name.zh)]
+    return sorted({word for word in candidates if 2 <= len(word) <= 4 and all(HAN.match(c) for c in word)})
+
+
+# (data_dir, docs_root, site_url, data fingerprint) -> search words, for the pages last written
+# by this process or, in a language build, by the `releasekb build` process that started it.
+_generated: tuple[tuple, list[str]] | None = None
+
+
+def generate_once(data_dir: Path, docs_root: Path, site_url: str) -> list[str]:
+    """Validate and write every language's pages unless this data version is already
+    written; return the search words of the data. Raises DataError on invalid data."""
+    global _generated
+    key = (str(data_dir), str(docs_root), site_url, data_fingerprint(data_dir))
+    if _generated is None or _generated[0] != key:
+        data = load_data(data_dir)
+        generate(data, docs_root, site_url)
+        _generated = (key, search_words(data))
+    return _generated[1]
+
+
+def build_language(config) -> str:
+    """The language of one MkDocs build: its Material `theme.language`."""
+    return config.theme["language"]
+
+
+def docs_root(config) -> Path:
+    """docs/, the parent of every language's docs_dir (docs/en, docs/zh)."""
+    return Path(config.docs_dir).parent
+
+
+def language_configs(config_file: str | Path) -> dict[str, Path]:
+    """{lang: its MkDocs configuration}: mkdocs.yml for the default language and
+    mkdocs.<lang>.yml beside it for each other language."""
+    config_file = Path(config_file)
+    return {
+        lang: config_file if lang == DEFAULT_LANGUAGE else config_file.with_name(f"{config_file.stem}.{lang}.yml")
+        for lang in LANGUAGES
+    }
+
+
+def _build_one_language(config_file: str, site_dir: str, generated: tuple, strict: bool) -> str | None:
+    """Run in a worker process: one language's MkDocs build. Returns an error or None."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort, PluginError
+    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
+    global _generated
+    _generated = generated  # the parent wrote the pages: the hook must not write them again
     try:
-        load_data(data_dir)  # report data problems exactly as `releasekb validate` does
-    except DataError as error:
-        print(error.report(), file=sys.stderr)
-        return False
-    site_dir = site_dir.resolve()
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
-    try:
-        config = load_config(config_file, site_dir=str(staging), strict=True)
-        build(config)
-    except (Abort, PluginError, SystemExit) as error:
-        print(f"build failed: {error}; {site_dir} was left as it was", file=sys.stderr)
-        shutil.rmtree(staging, ignore_errors=True)
-        return False
+        build(load_config(config_file, site_dir=site_dir, strict=strict))
+    except (Abort, ConfigurationError, PluginError, SystemExit) as error:
+        return f"{config_file}: {error}"
+    return None
+
+
+class SiteBuilder:
+    """Builds the whole bilingual site: pages generated once, then one MkDocs build per
+    language in parallel worker processes, assembled into one folder. The workers live as
+    long as the builder, so `serve` pays for importing MkDocs and loading jieba only once."""
+
+    def __init__(self, config_file: str | Path, data_dir: Path, *, strict: bool = True):
+        self.configs = language_configs(config_file)
+        missing = [str(path) for path in self.configs.values() if not path.is_file()]
+        if missing:
+            raise FileNotFoundError(f"configuration not found: {', '.join(missing)}")
+        self.data_dir, self.strict = data_dir, strict
+        from mkdocs.commands.build import build  # noqa: F401  imported once here, shared by the forked workers
+        from mkdocs.config import load_config
+
+        default = load_config(str(self.configs[DEFAULT_LANGUAGE]))
+        self.docs_root, self.site_url = docs_root(default), default.site_url or ""
+        self.counters = progress.shared_counters()
+        self._pool: Executor | None = None
+
+    def build_into(self, site_dir: Path) -> bool:
+        """Build the site into a new folder beside site_dir and swap it in only on success,
+        so a failed build (bad data, a strict-mode warning) leaves the previous site as it was."""
+        try:
+            words = generate_once(self.data_dir, self.docs_root, self.site_url)
+        except DataError as error:
+            print(error.report(), file=sys.stderr, flush=True)
+            return False
+        site_dir = site_dir.resolve()
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
+        try:
+            errors = self._build_languages(staging, words)
+            if errors:
+                for error in errors:
+                    print(f"build failed: {error}; {site_dir} was left as it was", file=sys.stderr)
+                return False
+            for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
+                (staging / DEFAULT_LANGUAGE / url_prefix(lang)).parent.mkdir(parents=True, exist_ok=True)
+                (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
+            _swap(staging / DEFAULT_LANGUAGE, site_dir)
+            return True
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def _build_languages(self, staging: Path, words: list[str]) -> list[str]:
+        if self._pool is None:
+            progress.use(self.counters)  # inherited by the workers, which fork on first use
+            workers = min(len(LANGUAGES), os.cpu_count() or 1)
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"))
+        progress.reset(self.counters)
+        futures = [
+            self._pool.submit(_build_one_language, str(config), str(staging / lang), _generated, self.strict)
+            for lang, config in self.configs.items()
+        ]
+        with progress.Reporter(self.counters):
+            return [error for future in futures if (error := future.result())]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _swap(new: Path, site_dir: Path) -> None:
     previous = site_dir.with_name(f".{site_dir.name}-previous")
     shutil.rmtree(previous, ignore_errors=True)
     if site_dir.exists():
         site_dir.rename(previous)
-    staging.rename(site_dir)
+    new.rename(site_dir)
     shutil.rmtree(previous, ignore_errors=True)
-    print(f"site built in {site_dir}")
+
+
+def build_site(config_file: str, site_dir: Path, data_dir: Path) -> bool:
+    """`releasekb build`: the whole site into site_dir, replaced only on success."""
+    start = time.perf_counter()
+    builder = SiteBuilder(config_file, data_dir)
+    try:
+        if not builder.build_into(site_dir):
+            return False
+    finally:
+        builder.close()
+    print(f"site built in {site_dir} ({time.perf_counter() - start:.1f} s)")
     return True
+
+
+def serve_site(config_file: str, dev_addr: str, data_dir: Path) -> None:
+    """`releasekb serve`: build both languages, serve them as one site with live reload, and
+    rebuild when the data, the hand-written docs or the configuration change."""
+    from urllib.parse import urlsplit
+
+    from mkdocs.livereload import LiveReloadServer
+
+    builder = SiteBuilder(config_file, data_dir, strict=False)
+    host, _, port = dev_addr.rpartition(":")
+    served = Path(tempfile.mkdtemp(prefix="releasekb-serve-")) / "site"
+    sources = _ServeSources(builder)
+
+    def rebuild() -> None:
+        state = sources.state()
+        if state == sources.built:
+            return  # only generated pages changed: the build that wrote them is already served
+        start = time.perf_counter()
+        if builder.build_into(served):
+            sources.built = state
+            print(f"site rebuilt in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+
+    server = LiveReloadServer(
+        builder=rebuild, host=host, port=int(port), root=str(served), mount_path=urlsplit(builder.site_url).path or "/"
+    )
+    server.error_handler = lambda code: (served / "404.html").read_bytes() if (served / "404.html").is_file() else None
+    try:
+        rebuild()
+        for path in sources.watched():
+            server.watch(str(path))
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()
+    finally:
+        builder.close()
+        shutil.rmtree(served.parent, ignore_errors=True)
+
+
+class _ServeSources:
+    """What a rebuild under `serve` depends on, and whether it changed since the last build:
+    writing the generated pages must not trigger a rebuild of its own."""
+
+    def __init__(self, builder: SiteBuilder):
+        self.builder = builder
+        self.built: tuple | None = None
+
+    def watched(self) -> list[Path]:
+        return [self.builder.data_dir, self.builder.docs_root, *self.builder.configs.values()]
+
+    def state(self) -> tuple:
+        stats = []
+        generated = {root.resolve() for root in generated_roots(self.builder.docs_root)}
+        for directory, subdirs, files in os.walk(self.builder.docs_root):
+            here = Path(directory).resolve()
+            subdirs[:] = sorted(d for d in subdirs if here / d not in generated)
+            for name in sorted(files):
+                if here / name not in generated:
+                    stat = (here / name).stat()
+                    stats.append((str(here / name), stat.st_mtime_ns, stat.st_size))
+        for config in self.builder.configs.values():
+            stats.append((str(config), config.stat().st_mtime_ns, config.stat().st_size))
+        return data_fingerprint(self.builder.data_dir), tuple(stats)

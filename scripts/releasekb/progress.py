@@ -1,0 +1,90 @@
+"""Build progress on a terminal: pages done per language and elapsed time, on one line.
+
+The language builds run in worker processes; each counts its pages into counters shared
+with the parent (`use` before the workers start), and the parent's Reporter redraws the
+line a few times a second. Nothing is printed when stderr is not a terminal (CI logs,
+pipes), and outside `releasekb build`/`serve` (a plain `mkdocs build`) nothing is counted.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from multiprocessing import get_context
+from multiprocessing.sharedctypes import SynchronizedArray
+
+from releasekb.i18n import LANGUAGES
+
+# Per language: pages done, pages in total (0 until the build has collected its files).
+_counters: SynchronizedArray | None = None
+_slot: int | None = None  # this process's language, once its build has started
+
+
+def shared_counters() -> SynchronizedArray:
+    return get_context("fork").Array("i", 2 * len(LANGUAGES))
+
+
+def use(counters: SynchronizedArray) -> None:
+    global _counters
+    _counters = counters
+
+
+def reset(counters: SynchronizedArray) -> None:
+    with counters.get_lock():
+        counters[:] = [0] * len(counters)
+
+
+def start(lang: str) -> None:
+    """Called by the MkDocs hook when a language's build starts in this process."""
+    global _slot
+    _slot = LANGUAGES.index(lang) if lang in LANGUAGES else None
+
+
+def total(pages: int) -> None:
+    if _counters is not None and _slot is not None:
+        _counters[2 * _slot + 1] = pages
+
+
+def page_done() -> None:
+    if _counters is not None and _slot is not None:
+        with _counters.get_lock():
+            _counters[2 * _slot] += 1
+
+
+def line(counters, elapsed: float) -> str:
+    """'building: en 812/1050, zh 790/1050 pages, 2.4 s'"""
+    parts = [f"{lang} {counters[2 * i]}/{counters[2 * i + 1] or '?'}" for i, lang in enumerate(LANGUAGES)]
+    return f"building: {', '.join(parts)} pages, {elapsed:.1f} s"
+
+
+class Reporter:
+    """Redraws the progress line on a terminal while the `with` block runs."""
+
+    def __init__(self, counters: SynchronizedArray, stream=None, interval: float = 0.25):
+        self.counters, self.stream, self.interval = counters, stream or sys.stderr, interval
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Reporter:
+        self.start = time.perf_counter()
+        if self.stream.isatty():
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._draw()
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def _run(self) -> None:
+        while not self._done.wait(self.interval):
+            self._draw()
+
+    def _draw(self) -> None:
+        self.stream.write("\r\x1b[K" + line(self.counters[:], time.perf_counter() - self.start))
+        self.stream.flush()
