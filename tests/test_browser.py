@@ -475,26 +475,103 @@ def test_charts_are_visible_inline_svg_with_a_label(tab, lang, path):
 
 # --------------------------------------------------------------------------- 6. upgrade path
 
-MUST_KNOW_PYTHON2 = (
-    "xpath=//h2[@id='must-know']/following-sibling::*"
-    "[following-sibling::h2[@id='everything']]//a[contains(@href, '/features/python2-support/')]"
-)
+
+def shown_sections(page) -> list[str]:
+    """Versions of the upgrade view's sections a reader can see."""
+    sections = page.locator(".rkb-upgrade-release")
+    return [s.get_attribute("data-version") for s in sections.all() if s.is_visible()]
+
+
+def python2_removal(page):
+    """The link to Python 2's removal (PyTorch 1.5), inside the 1.5 section of the upgrade view."""
+    return page.locator(".rkb-upgrade-release[data-version='1.5'] a[href$='/features/python2-support/']")
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_home_reaches_upgrade_from_1_4_to_1_7_in_two_clicks(tab, lang):
+def test_home_reaches_upgrade_from_1_4_to_1_7(tab, lang):
     page = tab.page
     tab.open(f"{lang}/")
-    page.locator("article a[href$='changelog/#upgrade']").click()  # click 1
+    page.locator("article a[href$='changelog/#upgrade']").click()
     page.wait_for_url(f"{tab.base}{lang}/changelog/#upgrade")
-    page.get_by_role("link", name="1.4 → 1.7", exact=True).click()  # click 2
-    page.wait_for_url(f"**{lang}/changelog/1.4-to-1.7/")
-    assert tab.path == f"{lang}/changelog/1.4-to-1.7/"
-    # Python 2's removal is among what one must know, not just somewhere on the page.
-    removal = page.locator(MUST_KNOW_PYTHON2)
-    expect(removal).to_have_count(1)
-    expect(removal).to_be_visible()
-    expect(removal).to_contain_text("Python 2")
+    picker = page.locator("form.rkb-upgrade-picker")
+    picker.locator("select[name='from']").select_option("1.4")
+    picker.locator("select[name='to']").select_option("1.7")
+    picker.locator("button[type='submit']").click()
+    page.wait_for_url(f"**{lang}/changelog/upgrade/?from=1.4&to=1.7")
+    expect(page.locator("#rkb-upgrade output")).to_contain_text("1.4")
+    assert shown_sections(page) == ["1.5", "1.7"]
+    # Python 2's removal is among what one must know, and visible.
+    expect(python2_removal(page)).to_be_visible()
+    expect(python2_removal(page)).to_contain_text("Python 2")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_upgrade_range_is_chosen_by_keyboard_kept_in_the_address_and_survives_reload(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/changelog/upgrade/")
+    form = page.locator("#rkb-upgrade")
+    expect(form).to_be_visible()
+    # No range in the address: every section, like the page without JavaScript.
+    expect(form.locator("select[name='from']")).to_have_value("0.2")
+    assert shown_sections(page) == ["1.4", "1.5", "1.7"]
+    assert urlsplit(page.url).query == ""
+
+    # Keyboard only: focus "From" and step it to 1.4, then "To" back to 1.5.
+    form.locator("select[name='from']").focus()
+    page.keyboard.press("ArrowDown")
+    expect(form.locator("select[name='from']")).to_have_value("1.4")
+    page.keyboard.press("Tab")
+    expect(form.locator("select[name='to']")).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(form.locator("select[name='to']")).to_have_value("1.5")
+    page.wait_for_url("**/changelog/upgrade/?from=1.4&to=1.5")
+    assert shown_sections(page) == ["1.5"]
+    expect(python2_removal(page)).to_be_visible()
+    # The table of contents lists only the shown sections.
+    expect(page.locator(".md-nav--secondary a[href='#v1-7']")).to_be_hidden()
+
+    form.locator("select[name='to']").select_option("1.7")
+    page.wait_for_url("**/changelog/upgrade/?from=1.4&to=1.7")
+    shared = page.url
+    page.reload()
+    assert page.url == shared
+    expect(form.locator("select[name='from']")).to_have_value("1.4")
+    expect(form.locator("select[name='to']")).to_have_value("1.7")
+    assert shown_sections(page) == ["1.5", "1.7"]
+
+    # A range with nothing in it says so instead of showing an empty page.
+    form.locator("select[name='from']").select_option("1.5")
+    form.locator("select[name='to']").select_option("1.5")
+    assert shown_sections(page) == []
+    expect(form.locator("output")).not_to_be_empty()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_upgrade_view_without_javascript_shows_every_release(chromium, base_url, lang):
+    problems = Problems()
+    context = new_context(chromium, base_url, problems, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}{lang}/changelog/upgrade/?from=1.5&to=1.7")
+        # Without the script the page cannot filter: every release, each section saying when
+        # to read it, and the picker (which would do nothing) hidden.
+        assert shown_sections(page) == ["1.4", "1.5", "1.7"]
+        expect(page.locator("#rkb-upgrade")).to_be_hidden()
+        expect(python2_removal(page)).to_be_visible()
+        note = page.locator(".rkb-upgrade-release[data-version='1.5'] p").first
+        expect(note).to_contain_text("1.4")
+        expect(note).to_contain_text("1.5")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_former_upgrade_address_leads_to_the_same_upgrade(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/changelog/1.4-to-1.7/")
+    page.wait_for_url(f"**{lang}/changelog/upgrade/?from=1.4&to=1.7")
+    expect(page.locator("#rkb-upgrade select[name='to']")).to_have_value("1.7")
+    assert shown_sections(page) == ["1.5", "1.7"]
 
 
 # --------------------------------------------------------------------------- 7. clean loads
@@ -507,7 +584,7 @@ SAMPLE = [
     "/stability/",
     "/stability/beta/",
     "/changelog/",
-    "/changelog/1.4-to-1.7/",
+    "/changelog/upgrade/?from=1.4&to=1.7",
 ]
 
 

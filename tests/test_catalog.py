@@ -88,7 +88,14 @@ def test_upgrade_view_lists_everything_between_two_versions(fixture_catalog):
         ("1.1", "promoted", "widgets"),
     ]
     assert [r.version for r in fixture_catalog.releases_between(old, new)] == ["2.0", "1.1"]
-    assert len(fixture_catalog.upgrade_paths) == 3
+    # The upgrade view has one section per release one can upgrade to, not one page per pair.
+    assert [r.version for r in fixture_catalog.upgrade_releases] == ["1.1", "2.0"]
+    upgrade = {r.version: [(ev.kind, ev.feature.id) for ev in r.upgrade_events] for r in fixture_catalog.releases}
+    assert upgrade == {
+        "1.0": [],
+        "1.1": [("deprecation", "old-reader"), ("promoted", "widgets")],
+        "2.0": [("breaking", "default-colour"), ("removal", "old-reader")],
+    }
 
 
 def test_unlabeled_is_not_stable(fixture_catalog):

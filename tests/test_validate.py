@@ -234,3 +234,31 @@ def test_ids_cannot_take_section_anchors(tmp_path, capsys, reserved):
 def test_alias_cannot_be_a_current_id(tmp_path, capsys):
     data = fixture_data(tmp_path, {"2.0.yaml": [("aliases: [widget-colors]", "aliases: [widgets]")]})
     assert "'widgets' is the id of an entry; an alias must be a former id" in only_problem(data, capsys, "2.0.yaml")
+
+
+@pytest.mark.parametrize(
+    "target, message",
+    [
+        (
+            "changelog/upgrad/?from=1.0&to=2.0",
+            "'changelog/upgrad/' is not a page of the site (did you mean 'changelog/upgrade/'?)",
+        ),
+        ("releases/9.9/", "'releases/9.9/' is not a page of the site"),
+    ],
+)
+def test_redirect_must_lead_to_a_page(tmp_path, capsys, target, message):
+    data = fixture_data(tmp_path, {"project.yaml": [("changelog/upgrade/?from=1.0&to=2.0", target)]})
+    problem = only_problem(data, capsys, "project.yaml")
+    assert f":{line_of(data / 'project.yaml', target)}:" in problem and message in problem
+
+
+@pytest.mark.parametrize(
+    "former, message",
+    [
+        ("features/widgets/", "'features/widgets/' is a page the site generates (remove this redirect)"),
+        ("about/old/", "'about/old/' is outside the generated folders (start it with one of: releases, features"),
+    ],
+)
+def test_redirect_must_not_hide_a_page(tmp_path, capsys, former, message):
+    data = fixture_data(tmp_path, {"project.yaml": [("changelog/1.0-to-2.0/:", f"{former}:")]})
+    assert message in only_problem(data, capsys, "project.yaml")

@@ -59,3 +59,48 @@
   form.addEventListener("change", apply);
   apply();
 })();
+
+// Upgrade view: one page lists every release's upgrade notes, oldest first, and is a correct
+// answer without JavaScript. Here the chosen range (?from=1.4&to=1.7) shows only the releases
+// after "from" up to and including "to"; choosing updates the address, so it can be shared.
+(function () {
+  const form = document.getElementById("rkb-upgrade");
+  if (!form) return;
+  const sections = Array.from(document.querySelectorAll(".rkb-upgrade-release"));
+  const versions = sections.map((section) => section.dataset.version);
+  const oldest = form.elements.from.options[0].value;
+  // Position in release order: the oldest release has no section of its own.
+  const position = (version) => (version === oldest ? -1 : versions.indexOf(version));
+  const params = new URLSearchParams(window.location.search);
+  const known = (select, value) => Array.from(select.options).some((o) => o.value === value);
+  const chosen = known(form.elements.from, params.get("from")) && known(form.elements.to, params.get("to"));
+  form.elements.from.value = chosen ? params.get("from") : oldest;
+  form.elements.to.value = chosen ? params.get("to") : versions[versions.length - 1];
+
+  function apply(updateAddress) {
+    const from = form.elements.from.value, to = form.elements.to.value;
+    const first = position(from) + 1, last = position(to);
+    const output = form.elements.summary;
+    let shown = 0;
+    sections.forEach((section, index) => {
+      const visible = index >= first && index <= last;
+      section.hidden = !visible;
+      if (visible) shown += 1;
+      // The table of contents lists only the sections shown.
+      const tocLink = document.querySelector(`.md-nav--secondary a[href="#${section.querySelector("h2").id}"]`);
+      if (tocLink) tocLink.closest("li").hidden = !visible;
+    });
+    output.textContent = shown
+      ? output.dataset.template.replace("{from}", from).replace("{to}", to).replace("{count}", shown)
+      : output.dataset.empty;
+    if (updateAddress) {
+      const query = new URLSearchParams({ from: from, to: to });
+      history.replaceState(null, "", "?" + query.toString().replace(/%2F/g, "/"));
+    }
+  }
+
+  form.hidden = false;
+  form.addEventListener("change", () => apply(true));
+  form.addEventListener("submit", (event) => event.preventDefault());
+  apply(chosen);
+})();

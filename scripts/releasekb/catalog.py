@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import combinations
 
 from releasekb.i18n import LANGUAGES, interface_strings
 from releasekb.model import ChangeEntry, FeatureEntry
@@ -220,6 +219,12 @@ class Release:
         return sum(1 for e in self.features if e.level is level)
 
     @property
+    def upgrade_events(self) -> list[Event]:
+        """What an upgrader crossing this release must know: breaking changes, removals,
+        deprecations and level changes, in changelog order."""
+        return [ev for ev in self.events if ev.kind in UPGRADE_KINDS]
+
+    @property
     def newer(self) -> list[Release]:
         releases = self.catalog.releases
         return releases[releases.index(self) + 1 :]
@@ -233,6 +238,7 @@ class Catalog:
     levels: dict[str, Level]  # every label of project.yaml, then unlabeled
     releases: list[Release] = field(default_factory=list)  # oldest first
     features: dict[str, Feature] = field(default_factory=dict)  # in order of first appearance
+    redirects: dict[str, str] = field(default_factory=dict)  # former address -> current address
 
     @property
     def latest(self) -> Release:
@@ -268,9 +274,10 @@ class Catalog:
         return self.releases[end:start:-1]
 
     @property
-    def upgrade_paths(self) -> list[tuple[Release, Release]]:
-        """Every (from, to) pair of releases, oldest first."""
-        return list(combinations(self.releases, 2))
+    def upgrade_releases(self) -> list[Release]:
+        """The releases one can upgrade to (all but the first), oldest first: the upgrade view
+        has one section per release, so it answers every (from, to) pair in linear size."""
+        return self.releases[1:]
 
     def events_between(self, old: Release, new: Release, kinds=EVENT_KINDS) -> list[Event]:
         """Events of the releases after `old` up to and including `new`, newest release first."""
@@ -296,6 +303,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         site_name=_text(project.product.site_name),
         areas={key: Area(key, _text(name)) for key, name in project.areas.items()},
         levels=levels,
+        redirects=dict(project.redirects),
     )
     for loaded in data.releases:
         record = loaded.record

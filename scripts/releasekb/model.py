@@ -64,6 +64,12 @@ Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN)]
 Version = Annotated[str, StringConstraints(pattern=VERSION_PATTERN)]
 Date = Annotated[str, StringConstraints(pattern=DATE_PATTERN), AfterValidator(_real_date)]
 Url = Annotated[str, StringConstraints(pattern=URL_PATTERN), Field(json_schema_extra={"format": "uri"})]
+# A page address inside a language's site, as in the URL table without the language prefix:
+# 'changelog/1.4-to-1.7/'. A redirect's target may add a query and an anchor.
+SitePath = Annotated[str, StringConstraints(pattern=r"^([a-z0-9][a-z0-9._-]*/)+$")]
+RedirectTarget = Annotated[
+    str, StringConstraints(pattern=r"^([a-z0-9][a-z0-9._-]*/)*(\?[A-Za-z0-9=&._-]+)?(#[A-Za-z0-9_-]+)?$")
+]
 
 
 def _check_vocabulary(name: str):
@@ -197,6 +203,9 @@ class ProjectFile(Strict):
     areas: dict[Slug, Text]
     stability: StabilityConfig
     glossary: list[GlossaryTerm] = []
+    # Former addresses that no longer hold a page of their own -> where their content is now,
+    # in every language. A frozen list: it grows only when a page is renamed, never per release.
+    redirects: dict[SitePath, RedirectTarget] = {}
 
 
 def version_key(version: str) -> tuple:

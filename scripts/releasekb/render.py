@@ -82,8 +82,23 @@ def level_path(level_key: str) -> str:
     return f"stability/{level_key}.md"
 
 
-def upgrade_path(old: str, new: str) -> str:
-    return f"changelog/{old}-to-{new}.md"
+UPGRADE_PATH = "changelog/upgrade.md"
+
+
+def upgrade_query(old: str, new: str) -> str:
+    """The upgrade view's query for one pair of versions: every pair shares one page."""
+    return f"?from={old}&to={new}"
+
+
+def address_path(address: str) -> str:
+    """A page address -> its Markdown path: 'changelog/upgrade/' -> 'changelog/upgrade.md', '' -> 'index.md'."""
+    return address.rstrip("/") + ".md" if address else "index.md"
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """'changelog/upgrade/?from=1.4&to=1.7' -> ('changelog/upgrade/', '?from=1.4&to=1.7')."""
+    cut = min((i for i in (address.find("?"), address.find("#")) if i >= 0), default=len(address))
+    return address[:cut], address[cut:]
 
 
 @dataclass(frozen=True)
@@ -110,11 +125,17 @@ def pages(catalog: Catalog) -> list[Page]:
         for f in catalog.features.values()
         for alias in f.aliases
     ]
+    result.append(Page(UPGRADE_PATH, "upgrade.md.j2", {}))
     result += [
-        Page(upgrade_path(old.version, new.version), "upgrade.md.j2", {"old": old, "new": new})
-        for old, new in catalog.upgrade_paths
+        Page(address_path(old), "redirect.md.j2", {"target_path": address_path(path), "target_suffix": suffix})
+        for old, (path, suffix) in ((old, split_address(new)) for old, new in catalog.redirects.items())
     ]
     return result
+
+
+def page_addresses(catalog: Catalog) -> set[str]:
+    """The address of every page the site generates, redirects excepted ('releases/1.7/')."""
+    return {page_url(page.path) for page in pages(catalog) if page.template != "redirect.md.j2"}
 
 
 def environment() -> jinja2.Environment:
@@ -181,7 +202,9 @@ class _PageHelpers:
             "feature_path": feature_path,
             "release_path": release_path,
             "level_path": level_path,
-            "upgrade_path": upgrade_path,
+            "upgrade_path": UPGRADE_PATH,
+            "upgrade_href": self.upgrade_href,
+            "redirect_href": self.redirect_href,
             "badge": self.badge,
             "event_text": self.event_text,
         }
@@ -192,6 +215,14 @@ class _PageHelpers:
 
     def href(self, to_path: str, anchor: str = "") -> Markup:
         return attr(relative_url(self.path, to_path) + (f"#{anchor}" if anchor else ""))
+
+    def upgrade_href(self, old: str, new: str) -> Markup:
+        """A link to the upgrade view showing what changed from `old` to `new`."""
+        return attr(relative_url(self.path, UPGRADE_PATH) + upgrade_query(old, new))
+
+    def redirect_href(self, to_path: str, suffix: str) -> Markup:
+        """A link to a page with a query or an anchor ('?from=1.4&to=1.7')."""
+        return attr(relative_url(self.path, to_path) + suffix)
 
     def permalink(self, to_path: str) -> str:
         """The permanent address of a page in this language: absolute when site_url is set."""

@@ -239,6 +239,39 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
                         )
 
 
+def redirects_lead_to_pages(data: ValidatedData) -> Iterator[Problem]:
+    """A former address must not hide a page the site generates, must lie in a generated folder
+    (so the build owns and cleans its page) and must lead to a page the site generates."""
+    if not data.project.redirects or not data.complete:
+        return
+    # Imported here: the addresses come from the renderer, which itself builds on validated data.
+    from releasekb.catalog import build_catalog
+    from releasekb.render import page_addresses, split_address
+    from releasekb.site import GENERATED_PATHS
+
+    addresses = page_addresses(build_catalog(data))
+    folders = [path for path in GENERATED_PATHS if "." not in path]
+    for old, new in data.project.redirects.items():
+        location = ("redirects", old)
+        if old in addresses:
+            yield data.project_document.problem(
+                location, f"'{old}' is a page the site generates (remove this redirect)", key=True
+            )
+        elif old.split("/")[0] not in folders:
+            yield data.project_document.problem(
+                location,
+                f"'{old}' is outside the generated folders (start it with one of: {', '.join(folders)})",
+                key=True,
+            )
+        path = split_address(new)[0]
+        if path not in addresses:
+            hint = suggest(path, sorted(addresses))
+            yield data.project_document.problem(
+                location,
+                f"'{path}' is not a page of the site{hint or ' (point it at a page it generates, like changelog/)'}",
+            )
+
+
 RULES: tuple[Rule, ...] = (
     file_name_matches_version,
     schema_is_referenced,
@@ -254,7 +287,13 @@ RULES: tuple[Rule, ...] = (
     texts_are_in_their_language,
     glossary_is_followed,
 )
+# Rules that need the catalog (the site's page addresses): they run only on data every other
+# rule accepts, since the catalog cannot be built from inconsistent data.
+CATALOG_RULES: tuple[Rule, ...] = (redirects_lead_to_pages,)
 
 
 def check_all(data: ValidatedData) -> list[Problem]:
-    return [problem for rule in RULES for problem in rule(data)]
+    problems = [problem for rule in RULES for problem in rule(data)]
+    if not problems:
+        problems = [problem for rule in CATALOG_RULES for problem in rule(data)]
+    return problems
