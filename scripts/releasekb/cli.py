@@ -87,7 +87,7 @@ def _build(args) -> int:
     from releasekb.site import build_site
 
     _show_mkdocs_log()
-    return EXIT_OK if build_site(args.config, args.site_dir, args.data) else EXIT_INVALID
+    return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
 
 
 def _show_mkdocs_log() -> None:
@@ -109,7 +109,7 @@ def _serve(args) -> int:
     from releasekb.site import serve_site
 
     _show_mkdocs_log()
-    serve_site(args.config, args.dev_addr, args.data)
+    serve_site(args.config, args.dev_addr)
     return EXIT_OK
 
 

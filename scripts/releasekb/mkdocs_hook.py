@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import posixpath
 import sys
-from pathlib import Path
 from urllib.parse import urljoin
 
 import jinja2
@@ -26,13 +25,12 @@ from mkdocs.structure.pages import Page
 from releasekb import progress
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
-from releasekb.site import SHARED_DOCS, build_language, docs_root, generate_once
+from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once
 
 
 @event_priority(100)  # before the search plugin reads its configuration
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    root = Path(config.config_file_path).parent
-    data_dir = root / config.extra.get("releasekb_data", "releases")
+    data_dir = data_dir_of(config)
     for watched in [data_dir, *(docs_root(config) / name for name in SHARED_DOCS)]:
         if str(watched) not in config.watch:
             config.watch.append(str(watched))
@@ -40,7 +38,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     root_url = config.site_url or ""
     config.extra["releasekb_root_url"] = root_url  # before the Chinese build moves site_url to /zh/
     try:
-        words = generate_once(data_dir, docs_root(config), root_url)
+        generated = generate_once(data_dir, docs_root(config), root_url, lang)
     except DataError as error:
         # Printed here because `mkdocs serve` logs only "Aborted with a BuildError!" for
         # plugin errors; the curator needs the same lines `releasekb validate` prints.
@@ -52,7 +50,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if search is not None and "zh" in (search.config.lang or []):
         import jieba  # loading its dictionary takes a second: only the Chinese build needs it
 
-        for word in words:  # see releasekb.site.search_words
+        for word in generated.search_words:
             jieba.add_word(word)
     progress.start(lang)
     return config
@@ -79,11 +77,14 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     """Every page learns its address in each language (the same page, or that language's home
     when it has no such page), before the sitemap and the pages are rendered."""
     root, root_url = docs_root(config), config.extra["releasekb_root_url"]
+    generated = generate_once(data_dir_of(config), root, root_url, build_language(config)).pages
     for file in files.documentation_pages():
         targets = {}
         for alternate in config.extra["alternate"]:
             other = alternate["lang"]
-            exists = (root / other / file.src_uri).is_file()
+            # every language has the generated pages (perhaps not written yet: the languages
+            # are generated in parallel); hand-written ones exist when their file does
+            exists = file.src_uri in generated or (root / other / file.src_uri).is_file()
             targets[other] = url_prefix(other) + (file.url if exists else "")
         file.page.releasekb_targets = targets
         # read by docs/overrides/sitemap.xml

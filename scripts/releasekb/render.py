@@ -12,6 +12,7 @@ import html
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -138,7 +139,9 @@ def page_addresses(catalog: Catalog) -> set[str]:
     return {page_url(page.path) for page in pages(catalog) if page.template != "redirect.md.j2"}
 
 
+@cache
 def environment() -> jinja2.Environment:
+    """One environment per process: Jinja compiles each template once and keeps it."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         undefined=jinja2.StrictUndefined,
@@ -155,6 +158,13 @@ def environment() -> jinja2.Environment:
     )
     env.filters["attr"] = attr
     return env
+
+
+def compile_templates() -> None:
+    """Compile every template now (a build's worker does it while it waits for work)."""
+    env = environment()
+    for name in env.list_templates(extensions=["j2"]):
+        env.get_template(name)
 
 
 def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str, str]:

@@ -23,15 +23,17 @@ import shutil
 import sys
 import tempfile
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
 from releasekb import progress
-from releasekb.catalog import Catalog, build_catalog
+from releasekb.catalog import build_catalog
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
-from releasekb.render import render_all
+from releasekb.render import render_language
 from releasekb.rules import HAN
 from releasekb.validate import ValidatedData, load_data, release_paths
 
@@ -41,16 +43,16 @@ GENERATED_PATHS = ("index.md", "releases", "features", "stability", "changelog")
 SHARED_DOCS = ("assets",)
 
 
-def generated_roots(docs_dir: Path) -> list[Path]:
-    return [docs_dir / lang / path for lang in LANGUAGES for path in GENERATED_PATHS]
+def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
+    return [docs_dir / lang / path for lang in languages for path in GENERATED_PATHS]
 
 
-def write_pages(pages: dict[str, str], docs_dir: Path) -> list[str]:
-    """Write pages (paths relative to docs_dir); delete generated files not among them.
-    Returns the paths that changed."""
+def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[str]:
+    """Write pages (paths relative to docs_dir); delete generated files of these languages
+    not among them. Returns the paths that changed."""
     changed = []
     wanted = {(docs_dir / path).resolve() for path in pages}
-    for root in generated_roots(docs_dir):
+    for root in generated_roots(docs_dir, languages):
         files = [root] if root.is_file() else list(root.rglob("*")) if root.is_dir() else []
         for stale in (f for f in files if f.is_file() and f.resolve() not in wanted):
             stale.unlink()
@@ -74,11 +76,17 @@ def data_fingerprint(data_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def generate(data: ValidatedData, docs_dir: Path, site_url: str = "") -> Catalog:
-    """Build the catalog from validated data and write every page of every language."""
+def generate(
+    data: ValidatedData, docs_dir: Path, site_url: str = "", languages: Iterable[str] = LANGUAGES
+) -> dict[str, str]:
+    """Build the catalog from validated data and write every page of these languages.
+    Returns the pages written, {"en/releases/1.7.md": Markdown, ...}."""
     catalog = build_catalog(data)
-    write_pages(render_all(catalog, site_url), docs_dir)
-    return catalog
+    pages = {
+        f"{lang}/{path}": text for lang in languages for path, text in render_language(catalog, lang, site_url).items()
+    }
+    write_pages(pages, docs_dir, languages)
+    return pages
 
 
 def search_words(data: ValidatedData) -> list[str]:
@@ -91,21 +99,31 @@ def search_words(data: ValidatedData) -> list[str]:
     return sorted({word for word in candidates if 2 <= len(word) <= 4 and all(HAN.match(c) for c in word)})
 
 
-# (data_dir, docs_root, site_url, data fingerprint) -> search words, for the pages last written
-# by this process or, in a language build, by the `releasekb build` process that started it.
-_generated: tuple[tuple, list[str]] | None = None
+@dataclass(frozen=True)
+class Generated:
+    """What a language build needs to know about the pages generated for it."""
+
+    key: tuple  # (data_dir, docs_root, site_url, language, data fingerprint)
+    search_words: list[str]  # see search_words
+    pages: frozenset[str]  # paths inside a language tree; every language has the same ones
 
 
-def generate_once(data_dir: Path, docs_root: Path, site_url: str) -> list[str]:
-    """Validate and write every language's pages unless this data version is already
-    written; return the search words of the data. Raises DataError on invalid data."""
+# The pages this process last generated: MkDocs calls the hook's on_config on every build,
+# and `releasekb build` generates before the build starts (to report data problems once).
+_generated: Generated | None = None
+
+
+def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> Generated:
+    """Validate and write one language's pages unless this data version is already written
+    by this process. Raises DataError on invalid data."""
     global _generated
-    key = (str(data_dir), str(docs_root), site_url, data_fingerprint(data_dir))
-    if _generated is None or _generated[0] != key:
+    key = (str(data_dir), str(docs_root), site_url, lang, data_fingerprint(data_dir))
+    if _generated is None or _generated.key != key:
         data = load_data(data_dir)
-        generate(data, docs_root, site_url)
-        _generated = (key, search_words(data))
-    return _generated[1]
+        pages = generate(data, docs_root, site_url, [lang])
+        tree = frozenset(path.removeprefix(f"{lang}/") for path in pages)
+        _generated = Generated(key, search_words(data), tree)
+    return _generated
 
 
 def build_language(config) -> str:
@@ -128,81 +146,98 @@ def language_configs(config_file: str | Path) -> dict[str, Path]:
     }
 
 
-def _build_one_language(config_file: str, site_dir: str, generated: tuple, strict: bool) -> str | None:
-    """Run in a worker process: one language's MkDocs build. Returns an error or None."""
+def data_dir_of(config) -> Path:
+    """The release data of a build: `extra.releasekb_data`, relative to the configuration."""
+    return Path(config.config_file_path).parent / config.extra.get("releasekb_data", "releases")
+
+
+def _warm_up() -> None:
+    """Run in each worker as it starts, while nothing waits for it: the imports and the
+    dictionary loads every build needs (jieba's alone takes over half a second)."""
+    import logging
+
+    import jieba
+    import material.plugins.search.plugin  # noqa: F401
+    import mkdocs.commands.build  # noqa: F401
+
+    from releasekb.render import compile_templates
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    compile_templates()
+
+
+def _build_one_language(config_file: str, site_dir: str, strict: bool) -> tuple[str, str] | None:
+    """Run in a worker process: generate one language's pages and build it with MkDocs.
+    Returns None, ("data", problems) or ("build", what failed)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
-    global _generated
-    _generated = generated  # the parent wrote the pages: the hook must not write them again
     try:
-        build(load_config(config_file, site_dir=site_dir, strict=strict))
+        config = load_config(config_file, site_dir=site_dir, strict=strict)
+        # Generated here rather than in the hook, so that data problems are reported once
+        # by the parent rather than by every language; the hook then finds them written.
+        generate_once(data_dir_of(config), docs_root(config), config.site_url or "", build_language(config))
+        build(config)
+    except DataError as error:
+        return ("data", error.report())
     except (Abort, ConfigurationError, PluginError, SystemExit) as error:
-        return f"{config_file}: {error}"
+        return ("build", f"{config_file}: {error}")
     return None
 
 
 class SiteBuilder:
-    """Builds the whole bilingual site: pages generated once, then one MkDocs build per
-    language in parallel worker processes, assembled into one folder. The workers live as
-    long as the builder, so `serve` pays for importing MkDocs and loading jieba only once."""
+    """Builds the whole bilingual site: one MkDocs build per language (pages generated in
+    the same process), in parallel worker processes, assembled into one folder. The workers
+    live as long as the builder, so `serve` pays for importing MkDocs and loading jieba once."""
 
-    def __init__(self, config_file: str | Path, data_dir: Path, *, strict: bool = True):
+    def __init__(self, config_file: str | Path, *, strict: bool = True):
         self.configs = language_configs(config_file)
         missing = [str(path) for path in self.configs.values() if not path.is_file()]
         if missing:
             raise FileNotFoundError(f"configuration not found: {', '.join(missing)}")
-        self.data_dir, self.strict = data_dir, strict
-        from mkdocs.commands.build import build  # noqa: F401  imported once here, shared by the forked workers
+        self.strict = strict
+        self.counters = progress.shared_counters()
+        progress.use(self.counters)  # inherited by the workers
+        workers = min(len(LANGUAGES), os.cpu_count() or 1)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"))
+        for _ in range(workers):
+            self._pool.submit(_warm_up)
+
         from mkdocs.config import load_config
 
         default = load_config(str(self.configs[DEFAULT_LANGUAGE]))
-        self.docs_root, self.site_url = docs_root(default), default.site_url or ""
-        self.counters = progress.shared_counters()
-        self._pool: Executor | None = None
+        self.docs_root, self.data_dir, self.site_url = docs_root(default), data_dir_of(default), default.site_url or ""
 
     def build_into(self, site_dir: Path) -> bool:
         """Build the site into a new folder beside site_dir and swap it in only on success,
         so a failed build (bad data, a strict-mode warning) leaves the previous site as it was."""
-        try:
-            words = generate_once(self.data_dir, self.docs_root, self.site_url)
-        except DataError as error:
-            print(error.report(), file=sys.stderr, flush=True)
-            return False
         site_dir = site_dir.resolve()
         staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
         try:
-            errors = self._build_languages(staging, words)
-            if errors:
-                for error in errors:
-                    print(f"build failed: {error}; {site_dir} was left as it was", file=sys.stderr)
+            progress.reset(self.counters)
+            futures = [
+                self._pool.submit(_build_one_language, str(config), str(staging / lang), self.strict)
+                for lang, config in self.configs.items()
+            ]
+            with progress.Reporter(self.counters):
+                failures = [failure for future in futures if (failure := future.result())]
+            if failures:
+                data_problems = {report for kind, report in failures if kind == "data"}
+                for report in data_problems or [report for _, report in failures]:
+                    print(report if data_problems else f"build failed: {report}", file=sys.stderr, flush=True)
+                print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
                 return False
             for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
-                (staging / DEFAULT_LANGUAGE / url_prefix(lang)).parent.mkdir(parents=True, exist_ok=True)
                 (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
             _swap(staging / DEFAULT_LANGUAGE, site_dir)
             return True
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
-    def _build_languages(self, staging: Path, words: list[str]) -> list[str]:
-        if self._pool is None:
-            progress.use(self.counters)  # inherited by the workers, which fork on first use
-            workers = min(len(LANGUAGES), os.cpu_count() or 1)
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"))
-        progress.reset(self.counters)
-        futures = [
-            self._pool.submit(_build_one_language, str(config), str(staging / lang), _generated, self.strict)
-            for lang, config in self.configs.items()
-        ]
-        with progress.Reporter(self.counters):
-            return [error for future in futures if (error := future.result())]
-
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        self._pool.shutdown(cancel_futures=True)
 
 
 def _swap(new: Path, site_dir: Path) -> None:
@@ -214,10 +249,10 @@ def _swap(new: Path, site_dir: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def build_site(config_file: str, site_dir: Path, data_dir: Path) -> bool:
+def build_site(config_file: str, site_dir: Path) -> bool:
     """`releasekb build`: the whole site into site_dir, replaced only on success."""
     start = time.perf_counter()
-    builder = SiteBuilder(config_file, data_dir)
+    builder = SiteBuilder(config_file)
     try:
         if not builder.build_into(site_dir):
             return False
@@ -227,14 +262,14 @@ def build_site(config_file: str, site_dir: Path, data_dir: Path) -> bool:
     return True
 
 
-def serve_site(config_file: str, dev_addr: str, data_dir: Path) -> None:
+def serve_site(config_file: str, dev_addr: str) -> None:
     """`releasekb serve`: build both languages, serve them as one site with live reload, and
     rebuild when the data, the hand-written docs or the configuration change."""
     from urllib.parse import urlsplit
 
     from mkdocs.livereload import LiveReloadServer
 
-    builder = SiteBuilder(config_file, data_dir, strict=False)
+    builder = SiteBuilder(config_file, strict=False)
     host, _, port = dev_addr.rpartition(":")
     served = Path(tempfile.mkdtemp(prefix="releasekb-serve-")) / "site"
     sources = _ServeSources(builder)
