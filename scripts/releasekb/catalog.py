@@ -13,6 +13,7 @@ from functools import cached_property
 
 from releasekb.i18n import LANGUAGES, interface_strings
 from releasekb.model import ChangeEntry, FeatureEntry
+from releasekb.translations import stale_entry_keys
 from releasekb.validate import ValidatedData
 
 Text = dict[str, str]  # language -> text
@@ -81,6 +82,8 @@ class Entry:
     part_of: str | None
     aliases: tuple[str, ...]
     position: int  # order in the release file
+    # Languages whose translation of this entry's texts may be out of date (see translations.py).
+    stale_languages: frozenset[str] = frozenset()
     feature: Feature = field(init=False)
 
 
@@ -185,6 +188,7 @@ class Release:
     events: list[Event] = field(default_factory=list)
     previous: Release | None = None
     next: Release | None = None
+    stale_languages: frozenset[str] = frozenset()  # of the release's own title and summary
 
     @property
     def features(self) -> list[Entry]:
@@ -305,6 +309,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         levels=levels,
         redirects=dict(project.redirects),
     )
+    stale = stale_entry_keys(data)
     for loaded in data.releases:
         record = loaded.record
         release = Release(
@@ -317,9 +322,11 @@ def build_catalog(data: ValidatedData) -> Catalog:
             summary=_text(record.summary),
             sources=[Source(s.kind, s.lang, s.url, s.credit) for s in record.sources],
             highlight_ids=list(record.highlights),
+            stale_languages=frozenset(stale.get(record.version, ())),
         )
         for position, raw in enumerate([*record.features, *record.changes]):
             entry = _entry(release, raw, position, catalog)
+            entry.stale_languages = frozenset(stale.get(f"{record.version}:{raw.id}", ()))
             feature = catalog.features.setdefault(entry.id, Feature(entry.id))
             entry.feature = feature
             feature.entries.append(entry)

@@ -1,4 +1,4 @@
-"""The `releasekb` command: validate, schema, build, serve, new.
+"""The `releasekb` command: validate, translations, schema, build, serve, new.
 
 Exit status: 0 success, 1 invalid data (or a failed build), 2 wrong usage.
 Data problems are printed one per line as `file:line:col: where: message`, never as a traceback.
@@ -7,10 +7,11 @@ Data problems are printed one per line as `file:line:col: where: message`, never
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from releasekb.problems import DataError
+from releasekb.problems import FORMATS, DataError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -32,32 +33,54 @@ def _parser() -> argparse.ArgumentParser:
         prog="releasekb",
         description="Release-notes knowledge base: validate curated YAML and build the bilingual site.",
     )
-    parser.add_argument(
-        "--data",
-        type=Path,
-        default=Path("releases"),
-        help="folder with project.yaml and <version>.yaml files (default: releases)",
-    )
+    data_help = "folder with project.yaml and <version>.yaml files (default: releases)"
+    parser.add_argument("--data", type=Path, default=Path("releases"), help=data_help)
+    # --data is accepted after the command too (`releasekb validate --data docs/releases`), so
+    # that tools appending arguments, such as pre-commit's `args:`, can set it.
+    data_after = argparse.ArgumentParser(add_help=False)
+    data_after.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=data_help)
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
-    validate = commands.add_parser("validate", help="check every release file and report all problems")
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help, parents=[data_after])
+
+    validate = command("validate", "check every release file and report all problems")
+    validate.add_argument(
+        "--strict", action="store_true", help="exit 1 on warnings too (translations that may be out of date)"
+    )
+    validate.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="text (default), github (workflow annotations; the default when GITHUB_ACTIONS=true) or json",
+    )
     validate.set_defaults(run=_validate)
 
-    schema = commands.add_parser("schema", help="write the JSON Schemas editors use (or --check them)")
+    translations = command("translations", "list translations that may be out of date, or mark translations reviewed")
+    translations.add_argument(
+        "--reviewed",
+        nargs="*",
+        metavar="TARGET",
+        help="mark as reviewed: a release file (releases/1.7.yaml), a version (1.7), an entry id "
+        "(torch-fft, in every release), 1.7:torch-fft, or one text (1.7:torch-fft.summary)",
+    )
+    translations.add_argument("--all", action="store_true", help="with --reviewed: mark every text reviewed")
+    translations.set_defaults(run=_translations)
+
+    schema = command("schema", "write the JSON Schemas editors use (or --check them)")
     schema.add_argument("--check", action="store_true", help="fail if the written schemas are out of date")
     schema.set_defaults(run=_schema)
 
-    build = commands.add_parser("build", help="validate, then build the site into site/ (replaced only on success)")
+    build = command("build", "validate, then build the site into site/ (replaced only on success)")
     build.add_argument("--config", default="mkdocs.yml", help="MkDocs configuration (default: mkdocs.yml)")
     build.add_argument("--site-dir", type=Path, default=Path("site"), help="output folder (default: site)")
     build.set_defaults(run=_build)
 
-    serve = commands.add_parser("serve", help="build and serve the site, rebuilding when data or docs change")
+    serve = command("serve", "build and serve the site, rebuilding when data or docs change")
     serve.add_argument("--config", default="mkdocs.yml", help="MkDocs configuration (default: mkdocs.yml)")
     serve.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
     serve.set_defaults(run=_serve)
 
-    new = commands.add_parser("new", help="start a new release file from a commented skeleton")
+    new = command("new", "start a new release file from a commented skeleton")
     new.add_argument("version", help="the release's version, e.g. 1.8")
     new.set_defaults(run=_new)
     return parser
@@ -65,10 +88,76 @@ def _parser() -> argparse.ArgumentParser:
 
 def _validate(args) -> int:
     from releasekb.catalog import build_catalog
+    from releasekb.problems import github_annotation, json_report
+    from releasekb.translations import stale_warnings, unrecorded_count
     from releasekb.validate import load_data
 
-    catalog = build_catalog(load_data(args.data))
-    print(f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes, no problems.")
+    output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    try:
+        data = load_data(args.data)
+    except DataError as error:
+        problems, summary = error.problems, None
+    else:
+        catalog = build_catalog(data)
+        problems = stale_warnings(data)
+        summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity == "warning"]
+    if output == "json":
+        print(json_report(problems))
+    elif output == "github":
+        for problem in problems:
+            print(github_annotation(problem))
+    if output != "json":
+        if errors:
+            print(DataError(errors).report(), file=sys.stderr)
+        if output == "text":
+            for warning in warnings:
+                print(warning, file=sys.stderr)
+        if summary and warnings:
+            print(
+                f"{summary}, no errors; {len(warnings)} translation{'s' if len(warnings) != 1 else ''} may be "
+                "out of date (warnings above; `releasekb translations` lists them)."
+            )
+        elif summary:
+            print(f"{summary}, no problems.")
+        if summary and (new := unrecorded_count(data)):
+            print(
+                f"note: {new} translated text{'s have' if new != 1 else ' has'} no review record yet; they count "
+                "as reviewed and are recorded by `releasekb translations --reviewed <release file>`."
+            )
+    return EXIT_INVALID if errors or (args.strict and warnings) else EXIT_OK
+
+
+def _translations(args) -> int:
+    from releasekb.translations import UnknownTarget, mark_reviewed, stale_warnings, unrecorded_count
+    from releasekb.validate import load_data
+
+    if args.reviewed is None:
+        if args.all:
+            print("releasekb translations: --all goes with --reviewed (`--reviewed --all`)", file=sys.stderr)
+            return EXIT_USAGE
+        data = load_data(args.data)
+        warnings = stale_warnings(data)
+        for warning in warnings:
+            print(warning)
+        stale = f"{len(warnings)} translation{'s' if len(warnings) != 1 else ''} may be out of date"
+        print(f"{stale}; {unrecorded_count(data)} not recorded yet (new texts, counted as reviewed).")
+        return EXIT_OK
+    if bool(args.reviewed) == args.all:
+        print("releasekb translations --reviewed: name what to mark (a file, version or id), or --all", file=sys.stderr)
+        return EXIT_USAGE
+    data = load_data(args.data)
+    try:
+        path, count = mark_reviewed(data, args.data, None if args.all else args.reviewed)
+    except UnknownTarget as error:
+        print(
+            f"releasekb translations: '{error}' names no release file, version, entry id or text "
+            "(like releases/1.7.yaml, 1.7, torch-fft, 1.7:torch-fft or 1.7:torch-fft.summary)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    print(f"marked {count} text{'s' if count != 1 else ''} reviewed in {path}")
     return EXIT_OK
 
 

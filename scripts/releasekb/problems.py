@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -16,9 +18,13 @@ class Problem:
     column: int
     where: str
     message: str
+    # "error" makes the data invalid; "warning" (a translation that may be out of date) is
+    # reported but fails only `validate --strict`.
+    severity: str = "error"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.where}: {self.message}"
+        marker = "warning: " if self.severity == "warning" else ""
+        return f"{self.file}:{self.line}:{self.column}: {marker}{self.where}: {self.message}"
 
 
 class DataError(Exception):
@@ -45,3 +51,41 @@ def not_one_of(value: object, choices: Iterable[str]) -> str:
     choices = list(choices)
     listed = ", ".join(choices) if choices else "(none)"
     return f"'{value}' is not one of {listed}{suggest(value, choices)}"
+
+
+# Output formats of `releasekb validate --format`: text for people, github for workflow
+# annotations on pull-request lines, json for editors and scripts.
+FORMATS = ("text", "github", "json")
+
+
+def github_annotation(problem: Problem) -> str:
+    """A GitHub Actions workflow command: shown on the file's line in a pull request."""
+
+    def escape(value: str, *, prop: bool = False) -> str:
+        value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return value.replace(":", "%3A").replace(",", "%2C") if prop else value
+
+    command = "warning" if problem.severity == "warning" else "error"
+    properties = ",".join(
+        f"{name}={escape(str(value), prop=True)}"
+        for name, value in (
+            ("file", problem.file),
+            ("line", problem.line),
+            ("col", problem.column),
+            ("title", problem.where),
+        )
+    )
+    return f"::{command} {properties}::{escape(problem.message)}"
+
+
+def json_report(problems: Iterable[Problem]) -> str:
+    problems = sorted(problems)
+    return json.dumps(
+        {
+            "errors": sum(p.severity == "error" for p in problems),
+            "warnings": sum(p.severity == "warning" for p in problems),
+            "problems": [dataclasses.asdict(p) for p in problems],
+        },
+        ensure_ascii=False,
+        indent=2,
+    )

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
-from releasekb import progress
+from releasekb import progress, translations
 from releasekb.catalog import build_catalog
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
@@ -70,7 +70,7 @@ def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] 
 def data_fingerprint(data_dir: Path) -> str:
     """Changes whenever any data file changes: lets every build after the first skip generation."""
     digest = hashlib.sha256()
-    for path in [data_dir / "project.yaml", *release_paths(data_dir)]:
+    for path in [data_dir / "project.yaml", data_dir / translations.LOCK_FILE, *release_paths(data_dir)]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes() if path.is_file() else b"")
     return digest.hexdigest()

@@ -9,14 +9,14 @@ Nothing here raises on the first problem: a run reports all of them, sorted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from releasekb import rules
+from releasekb import rules, translations
 from releasekb.i18n import LANGUAGES
 from releasekb.loader import Document, Location, load_document
 from releasekb.model import (
@@ -72,6 +72,8 @@ class ValidatedData:
     # False when some file or entry had shape problems and is missing from `releases`:
     # rules that look across releases then stay quiet rather than guess.
     complete: bool = True
+    # translations.lock: which English text each translation was last reviewed against.
+    translation_records: translations.Records = field(default_factory=dict)
 
 
 def display_path(path: Path) -> str:
@@ -128,9 +130,11 @@ def load_data(data_dir: Path) -> ValidatedData:
     if project is None:
         raise DataError(problems)
 
+    records, lock_problems = translations.read_records(data_dir, display_path(data_dir / translations.LOCK_FILE))
+    problems.extend(lock_problems)
     releases.sort(key=lambda r: version_key(r.record.version))
     complete = not problems and len(releases) == len(paths)
-    data = ValidatedData(project, project_document, tuple(releases), complete)
+    data = ValidatedData(project, project_document, tuple(releases), complete, records)
     problems.extend(rules.check_all(data))
     if problems:
         raise DataError(problems)
