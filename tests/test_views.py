@@ -25,37 +25,55 @@ def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", article))
 
 
-class MatrixCells(HTMLParser):
-    """{(feature id, version): data-level} from the stability matrix."""
+class OverviewRows(HTMLParser):
+    """{feature id: (area heading, data-level, data-since, lifecycle text)} from the stability overview."""
 
     def __init__(self):
         super().__init__()
-        self.cells, self.feature = {}, None
+        self.rows, self.feature, self.cell, self.heading, self.in_heading = {}, None, 0, "", False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "tr" and "data-feature" in attrs:
-            self.feature = attrs["data-feature"]
-        elif tag == "td" and self.feature and "data-version" in attrs:
-            self.cells[(self.feature, attrs["data-version"])] = attrs["data-level"]
+        if tag == "h3":
+            self.heading, self.in_heading = "", True
+        elif tag == "tr" and "data-feature" in attrs:
+            self.feature, self.cell = attrs["data-feature"], 0
+            self.rows[self.feature] = [self.heading.strip(" ¶"), attrs["data-level"], attrs["data-since"], ""]
+        elif tag in ("td", "th") and self.feature:
+            self.cell += 1
+
+    def handle_endtag(self, tag):
+        if tag == "tr":
+            self.feature = None
+        elif tag == "h3":
+            self.in_heading = False
+
+    def handle_data(self, data):
+        if self.in_heading:
+            self.heading += data
+        elif self.feature and self.cell == 4:
+            self.rows[self.feature][3] += data
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)
-def test_stability_matrix_cells_equal_the_data(fixture_site, prefix):
-    catalog = build_catalog(load_data(FIXTURE_DATA))
-    parser = MatrixCells()
-    parser.feed(page(fixture_site, f"{prefix}stability"))
-    expected = {}
-    for feature in catalog.matrix_features:
-        for release in catalog.releases:
-            entry = feature.entry_in(release)
-            level = "" if entry is None else entry.level.key if entry.level else f"change-{entry.kind}"
-            expected[(feature.id, release.version)] = level
-    assert parser.cells == expected
-    assert parser.cells[("widgets", "1.0")] == "experimental"
-    assert parser.cells[("widgets", "1.1")] == "stable"
-    assert parser.cells[("old-reader", "2.0")] == "change-removal"
-    assert ("crash-on-empty-file", "1.1") not in parser.cells  # fixes are not matrix rows
+def test_stability_overview_has_one_row_per_feature(fixture_site, prefix):
+    html = page(fixture_site, f"{prefix}stability")
+    parser = OverviewRows()
+    parser.feed(html)
+    rows = {key: tuple(" ".join(v.split()) for v in value) for key, value in parser.rows.items()}
+    core = "Core" if not prefix else "核心"
+    if prefix:
+        assert rows["widgets"] == (core, "stable", "1.1", "1.0 实验性 → 1.1 稳定")
+        assert rows["old-reader"][1:] == ("unlabeled", "1.0", "1.0 未标注 → 1.1 弃用 → 2.0 移除")
+    else:
+        assert rows["widgets"] == (core, "stable", "1.1", "1.0 Experimental → 1.1 Stable")
+        assert rows["old-reader"][1:] == ("unlabeled", "1.0", "1.0 Unlabeled → 1.1 Deprecation → 2.0 Removal")
+    assert rows["widget-colours"][1:3] == ("beta", "2.0")
+    assert rows["default-colour"][1:3] == ("", "")  # a change, not a feature: no level
+    assert "crash-on-empty-file" not in rows  # bug fixes are listed on the release pages
+    assert set(rows) == {f.id for f in build_catalog(load_data(FIXTURE_DATA)).overview_features}
+    # No feature x release grid: the page has one table row per feature and a few per release.
+    assert html.count("<tr") < 2 * len(rows) + 10
 
 
 def test_changelog_lists_computed_events_newest_first(fixture_site):
@@ -146,6 +164,15 @@ def test_pages_that_repeat_other_pages_stay_out_of_search(fixture_site, prefix):
         "features/widget-colors/",
     }
     assert not repeating & locations
+    # The stability overview is searchable, but its per-feature table (titles of other pages) is not.
+    overview = " ".join(
+        doc["text"]
+        for doc in json.loads((fixture_site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))[
+            "docs"
+        ]
+        if doc["location"].startswith("stability/")
+    )
+    assert "Widgets" not in overview and "小部件" not in overview
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)

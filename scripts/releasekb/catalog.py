@@ -27,6 +27,8 @@ EVENT_KINDS = (
 )  # fmt: skip
 # Events a reader upgrading between two versions must not miss.
 UPGRADE_KINDS = ("breaking", "removal", "deprecation", "promoted", "demoted")
+# Events a feature's compact lifecycle shows (besides its first appearance).
+MILESTONE_KINDS = (*UPGRADE_KINDS, "labeled")
 
 
 def _text(model) -> Text:
@@ -119,6 +121,26 @@ class Feature:
         """The most recently published stability of the feature itself (None for changes only)."""
         levels = [e.level for e in self.entries if e.level is not None]
         return levels[-1] if levels else None
+
+    @property
+    def level_since(self) -> Release | None:
+        """The release from which the feature has held its current level (labels of equal
+        rank count as one level, as for promotions); None for changes only."""
+        current = self.level
+        since = None
+        for entry in reversed(self.entries):
+            if entry.level is None:
+                continue  # a change entry says nothing about the level
+            if not _same_level(entry.level, current):
+                break
+            since = entry.release
+        return since
+
+    @property
+    def milestones(self) -> list[Event]:
+        """A compact lifecycle: the first appearance, then level changes, breaking changes,
+        deprecations and removals (not every mention), one per release at most."""
+        return [ev for i, ev in enumerate(self.events) if i == 0 or ev.kind in MILESTONE_KINDS]
 
     @property
     def removed_in(self) -> Release | None:
@@ -256,9 +278,18 @@ class Catalog:
         return next(r for r in self.releases if r.version == version)
 
     @cached_property
-    def matrix_features(self) -> list[Feature]:
-        """Rows of the stability matrix: every feature and change, not the bug fixes."""
+    def overview_features(self) -> list[Feature]:
+        """Rows of the stability overview: every feature and change, not the bug fixes."""
         return [f for f in self.features.values() if not f.is_fix_only]
+
+    @property
+    def overview_by_area(self) -> list[tuple[Area, list[Feature]]]:
+        """The stability overview's rows grouped by area (project.yaml order), one row per
+        feature: linear in features, whatever the number of releases."""
+        groups: dict[str, list[Feature]] = {key: [] for key in self.areas}
+        for feature in self.overview_features:
+            groups[feature.area.key].append(feature)
+        return [(self.areas[key], features) for key, features in groups.items() if features]
 
     def features_at(self, level: Level) -> list[tuple[Release, list[Entry]]]:
         """Per release (newest first), the entries published at `level`."""
@@ -391,6 +422,12 @@ def _compute_events(feature: Feature) -> None:
             feature.events.append(Event(kind, entry, before=previous_level, after=entry.level))
         if not entry.is_change:
             previous_level, seen_as_feature = entry.level, True
+
+
+def _same_level(a: Level, b: Level | None) -> bool:
+    if b is None:
+        return False
+    return a.key == b.key or (a.rank is not None and a.rank == b.rank)
 
 
 def _level_change(before: Level | None, after: Level) -> str:

@@ -216,6 +216,8 @@ class _PageHelpers:
             "upgrade_href": self.upgrade_href,
             "redirect_href": self.redirect_href,
             "badge": self.badge,
+            "short_badge": self.short_badge,
+            "change_badge": self.change_badge,
             "event_text": self.event_text,
         }
 
@@ -253,6 +255,19 @@ class _PageHelpers:
         return Markup(
             f'<span class="rkb-badge rkb-level-{attr(level.key)}" title="{attr(level.description[self.lang])}">'
             f"{escape_text(level.name[self.lang])}</span>"
+        )
+
+    def short_badge(self, level) -> Markup:
+        """A badge without the level's description: for long tables, whose legend explains it."""
+        if level is None:
+            return Markup("")
+        return Markup(
+            f'<span class="rkb-badge rkb-level-{attr(level.key)}">{escape_text(level.name[self.lang])}</span>'
+        )
+
+    def change_badge(self, kind: str) -> Markup:
+        return Markup(
+            f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
         )
 
     def event_text(self, event) -> Markup:
