@@ -36,3 +36,29 @@ def run_validate(data: Path, capsys) -> tuple[int, list[str]]:
     """Run `releasekb --data DATA validate`; return the exit code and the stderr lines."""
     code = main(["--data", str(data), "validate"])
     return code, capsys.readouterr().err.splitlines()
+
+
+# What a curator writes over the placeholders of `releasekb new` (fixture project: Acme).
+SKELETON_FILLED = [
+    ("date: TODO", "date: 2021-06-01"),
+    ('en: "TODO: a short headline", zh: "TODO：一句话标题"', 'en: "Faster readers", zh: "读取器更快了"'),
+    ('en: "TODO: what this release brought, in two to four sentences of your own."', 'en: "Readers got faster."'),
+    ('zh: "TODO：用两到四句话概括这个版本带来了什么。"', 'zh: "读取器变得更快。"'),
+    ("url: TODO", 'url: "https://example.org/acme/2.1"'),
+    ("id: TODO", "id: fast-reader"),
+    ("stability: TODO", "stability: beta"),
+    ('en: "TODO: feature title", zh: "TODO：特性标题"', 'en: "A faster reader", zh: "更快的读取器"'),
+    (
+        'en: "TODO: what it does and why it matters.", zh: "TODO：它做什么、为什么重要。"',
+        'en: "Reads large files twice as fast.", zh: "读取大文件的速度提高到两倍。"',
+    ),
+]
+
+
+def fill_skeleton(path: Path) -> None:
+    """Replace every placeholder of a fresh skeleton, as a curator would."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in SKELETON_FILLED:
+        assert old in text, f"{old!r} not in the skeleton"
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")

@@ -203,10 +203,14 @@ def _serve(args) -> int:
 
 
 def _new(args) -> int:
-    from releasekb.skeleton import write_skeleton
+    from releasekb.skeleton import NewReleaseError, write_skeleton
 
-    path = write_skeleton(args.data, args.version)
-    print(f"created {path}; fill in the texts, then run `releasekb validate`")
+    try:
+        path = write_skeleton(args.data, args.version)
+    except NewReleaseError as error:
+        print(f"releasekb new: {error}; nothing was written", file=sys.stderr)
+        return EXIT_USAGE if error.usage else EXIT_INVALID
+    print(f"created {path}: replace every TODO (`releasekb validate` lists those left), then validate")
     return EXIT_OK
 
 

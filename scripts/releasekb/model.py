@@ -37,6 +37,10 @@ RELEASE_SCHEMA = "release.schema.json"
 PROJECT_SCHEMA = "project.schema.json"
 SCHEMA_COMMENT = f"# yaml-language-server: $schema={RELEASE_SCHEMA}"
 
+# What `releasekb new` writes where only the curator knows the value; the validator refuses
+# every string that still starts with it.
+PLACEHOLDER = "TODO"
+
 # Anchors the release page uses for its own sections ("area-" prefixes the area groups):
 # an entry id, which is also an anchor on that page, must not take one of them.
 RESERVED_ANCHORS = ("highlights", "stability-summary", "features", "changes", "sources", "navigation")

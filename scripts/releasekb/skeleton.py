@@ -1,58 +1,113 @@
-"""`releasekb new VERSION`: a release file to fill in, valid in shape, with every key shown."""
+"""`releasekb new VERSION`: a release file to fill in, started from the release before it.
+
+The skeleton takes the scheme and the areas of the latest earlier release, points editors at
+the JSON Schema on its first line (so they complete keys and values at once), and leaves every
+value only the curator knows as a `TODO` placeholder, the date included: `validate` refuses
+each placeholder left, at its line, so an unfinished file never builds.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from releasekb.model import SCHEMA_COMMENT, VERSION_PATTERN
-from releasekb.validate import load_project
+from releasekb.loader import load_document
+from releasekb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile, version_key
+from releasekb.schema import write_schemas
+from releasekb.validate import display_path, load_project, release_paths
 
 SKELETON = """{schema_comment}
+# Started by `releasekb new` from {origin}. Replace every TODO (`releasekb validate` lists
+# those left, with their lines); your editor completes keys and values from the schema.
 version: "{version}"
-date: 2000-01-31             # YYYY-MM-DD, or "YYYY-MM" when only the month is known
-scheme: {scheme}  # one of: {schemes}
+date: TODO                     # the release date: YYYY-MM-DD, or YYYY-MM when only the month is known
+scheme: {scheme}{scheme_comment}
 title: {{en: "TODO: a short headline", zh: "TODO：一句话标题"}}
 summary:
   en: "TODO: what this release brought, in two to four sentences of your own."
   zh: "TODO：用两到四句话概括这个版本带来了什么。"
 sources:
-  - {{kind: original, lang: en, url: "https://example.org/TODO"}}
-highlights: []               # ids of the entries below that the release itself highlighted
+  - {{kind: original, lang: en, url: TODO}}   # the announcement's address
+highlights: []                 # ids of the entries below that the release itself highlighted
+{areas_comment}
 features:
-  - id: todo-feature         # ASCII slug; it becomes the permanent URL /features/todo-feature/
-    kind: new                # new | improvement | fix
-    area: {area}  # one of: {areas}
-    # stability: {label}     # a label of the scheme; omit when the release stated no level
+  - id: TODO                   # an ASCII slug such as torch-fft: the permanent address /features/<id>/
+    kind: new                  # new | improvement | fix
+    area: {area}
+{stability_line}
     title: {{en: "TODO: feature title", zh: "TODO：特性标题"}}
     summary: {{en: "TODO: what it does and why it matters.", zh: "TODO：它做什么、为什么重要。"}}
-    apis: []
-    links: []
-changes: []                  # breaking | deprecation | removal, each with a `migration` text
+    apis: []                   # e.g. [torch.fft]
+    links: []                  # e.g. [{{kind: docs, url: "https://..."}}]
+changes: []                    # breaking | deprecation | removal, each with a `migration` text
 """
 
 
+class NewReleaseError(Exception):
+    """A reason `new` writes nothing; `usage` marks a mistyped version (exit 2), not a conflict (exit 1)."""
+
+    def __init__(self, message: str, usage: bool = False):
+        super().__init__(message)
+        self.usage = usage
+
+
 def write_skeleton(data_dir: Path, version: str) -> Path:
+    """Write releases/<version>.yaml; raise NewReleaseError (and write nothing) when the version
+    is malformed or already has a file."""
+    data_dir = Path(data_dir)
     if not re.fullmatch(VERSION_PATTERN, version):
-        raise SystemExit(f"releasekb new: '{version}' is not a version like 1.8 or 1.10")
-    path = Path(data_dir) / f"{version}.yaml"
-    if path.exists():
-        raise SystemExit(f"releasekb new: {path} already exists")
+        raise NewReleaseError(f"'{version}' is not a version like 1.8 or 1.10", usage=True)
+    path = data_dir / f"{version}.yaml"
+    existing = {p.stem: p for p in release_paths(data_dir)}
+    same = next((p for v, p in existing.items() if version_key(v) == version_key(version)), None)
+    if path.exists() or same is not None:
+        raise NewReleaseError(f"{display_path(same or path)} already exists: version {version} is in the data")
     project = load_project(data_dir)
-    schemes = list(project.stability.schemes)
-    areas = list(project.areas)
-    scheme = schemes[-1]
-    labels = project.stability.schemes[scheme] or ["stable"]
+    earlier = sorted((v for v in existing if version_key(v) < version_key(version)), key=version_key)
+    origin, scheme, areas = _taken_from(project, existing[earlier[-1]] if earlier else None)
+    labels = project.stability.schemes[scheme]
+    if labels:
+        stability_line = (
+            f"    stability: TODO            # one of {', '.join(labels)}; delete if the release stated none"
+        )
+    else:
+        stability_line = "    # no stability: this scheme has no labels, so features are unlabeled"
+    areas_heading = f"# Areas {origin} used" if earlier else "# Areas"
+    areas_comment = "\n".join(
+        [f"{areas_heading} (all of them are in project.yaml; your editor completes them):"]
+        + [f"#   {key}: {project.areas[key].en}" for key in areas]
+    )
+    write_schemas(data_dir)  # the schema the first line names, with this project's vocabularies
     path.write_text(
         SKELETON.format(
             schema_comment=SCHEMA_COMMENT,
+            origin=f"release {origin}" if earlier else "project.yaml (there is no earlier release)",
             version=version,
             scheme=scheme,
-            schemes=", ".join(schemes),
+            scheme_comment=f"  # as in {origin}" if earlier else "  # the latest scheme of project.yaml",
+            areas_comment=areas_comment,
             area=areas[0],
-            areas=", ".join(areas),
-            label=labels[0],
+            stability_line=stability_line,
         ),
         encoding="utf-8",
     )
     return path
+
+
+def _taken_from(project: ProjectFile, previous: Path | None) -> tuple[str, str, list[str]]:
+    """(where from, scheme, areas) of the previous release file, in the order it used its
+    areas; without one (or when it is unreadable), the latest scheme and every area."""
+    fallback = ("project.yaml", list(project.stability.schemes)[-1], list(project.areas))
+    if previous is None:
+        return fallback
+    data = load_document(previous)[0].data
+    if not isinstance(data, dict):
+        return fallback
+    scheme = data.get("scheme") if data.get("scheme") in project.stability.schemes else fallback[1]
+    used = [
+        entry.get("area")
+        for key in ("features", "changes")
+        for entry in (data.get(key) or [])
+        if isinstance(entry, dict) and entry.get("area") in project.areas
+    ]
+    return previous.stem, scheme, list(dict.fromkeys(used)) or fallback[2]

@@ -18,9 +18,10 @@ from pydantic import BaseModel, ValidationError
 
 from releasekb import rules, translations
 from releasekb.i18n import LANGUAGES
-from releasekb.loader import Document, Location, load_document
+from releasekb.loader import Document, Location, format_location, load_document
 from releasekb.model import (
     DATE_PATTERN,
+    PLACEHOLDER,
     SLUG_PATTERN,
     URL_PATTERN,
     VERSION_PATTERN,
@@ -159,7 +160,9 @@ def _load_release(path: Path, problems: list[Problem], project: ProjectFile | No
     """Validate a release file; when only some entries are invalid, keep the valid ones
     (with their original locations) so that the rules report problems in those too."""
     before = len(problems)
-    document, record = _load_record(path, ReleaseFile, problems, lambda data: vocabulary_context(project, data))
+    document, record = _load_record(
+        path, ReleaseFile, problems, lambda data: vocabulary_context(project, data), placeholders=True
+    )
     data = document.data
     context = vocabulary_context(project, data)
     if record is not None:
@@ -191,16 +194,46 @@ def _is_valid(model: type[BaseModel], item: Any, context: dict | None) -> bool:
     return True
 
 
-def _load_record(path: Path, model: type[BaseModel], problems: list[Problem], context_for=lambda data: None):
+def _load_record(
+    path: Path, model: type[BaseModel], problems: list[Problem], context_for=lambda data: None, placeholders=False
+):
     document, load_problems = load_document(path, display_path(path))
     problems.extend(load_problems)
     if document.data is None:
         return document, None  # unreadable; a duplicate key alone still lets us check the rest
+    left = placeholder_locations(document.data) if placeholders else []
+    problems.extend(document.problem(location, _placeholder_message(location)) for location in left)
     try:
-        return document, model.model_validate(document.data, context=context_for(document.data))
+        record = model.model_validate(document.data, context=context_for(document.data))
     except ValidationError as error:
-        problems.extend(shape_problems(error, document, model))
+        # a placeholder is reported once, as such, not also as a malformed date or slug
+        problems.extend(p for p in shape_problems(error, document, model) if p.where not in map(format_location, left))
         return document, None
+    return (document, None) if left else (document, record)
+
+
+_PLACEHOLDER_HINTS = {
+    "date": "write the release date as YYYY-MM-DD, or YYYY-MM when only the month is known",
+    "url": "write the address, or delete `url` when the source has none",
+    "id": "write an ASCII slug such as 'torch-fft'; it becomes the permanent address /features/<id>/",
+    "stability": "write a label of the release's scheme, or delete the line when the release stated no level",
+    "en": "write the English text, in your own words",
+    "zh": "write the Chinese text, in your own words",
+}
+
+
+def placeholder_locations(data: Any, location: Location = ()) -> list[Location]:
+    """Where a release file still holds a `TODO` placeholder from `releasekb new`."""
+    if isinstance(data, dict):
+        return [found for key, value in data.items() for found in placeholder_locations(value, (*location, key))]
+    if isinstance(data, list):
+        return [found for i, value in enumerate(data) for found in placeholder_locations(value, (*location, i))]
+    return [location] if isinstance(data, str) and data.lstrip().startswith(PLACEHOLDER) else []
+
+
+def _placeholder_message(location: Location) -> str:
+    hint = _PLACEHOLDER_HINTS.get(str(location[-1]) if location else "", "write the value")
+    return f"still the {PLACEHOLDER} placeholder from `releasekb new`: {hint}"
 
 
 def shape_problems(error: ValidationError, document: Document, model: type[BaseModel]) -> list[Problem]:
