@@ -68,6 +68,15 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def on_nav(nav, config: MkDocsConfig, files: Files):
+    """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
+    renders only changed pages, and the navigation tabs need every tab's title."""
+    for page in nav.pages:
+        if page.markdown is None:
+            page.read_source(config)
+    return nav
+
+
 class _Relative(str):
     """A link already relative to the current page: the `url` filter must leave it alone
     (it cannot express a page in the other language's tree, above this build's root)."""

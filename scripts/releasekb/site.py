@@ -17,6 +17,7 @@ serves the result with MkDocs' live-reload server.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -106,6 +107,7 @@ class Generated:
     key: tuple  # (data_dir, docs_root, site_url, language, data fingerprint)
     search_words: list[str]  # see search_words
     pages: frozenset[str]  # paths inside a language tree; every language has the same ones
+    dropped_pages: bool = False  # pages generated before in this process are gone now
 
 
 # The pages this process last generated: MkDocs calls the hook's on_config on every build,
@@ -122,7 +124,8 @@ def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> 
         data = load_data(data_dir)
         pages = generate(data, docs_root, site_url, [lang])
         tree = frozenset(path.removeprefix(f"{lang}/") for path in pages)
-        _generated = Generated(key, search_words(data), tree)
+        dropped = _generated is not None and _generated.key[:4] == key[:4] and not _generated.pages <= tree
+        _generated = Generated(key, search_words(data), tree, dropped)
     return _generated
 
 
@@ -167,9 +170,11 @@ def _warm_up() -> None:
     compile_templates()
 
 
-def _build_one_language(config_file: str, site_dir: str, strict: bool) -> tuple[str, str] | None:
+def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool) -> tuple[str, str] | None:
     """Run in a worker process: generate one language's pages and build it with MkDocs.
-    Returns None, ("data", problems) or ("build", what failed)."""
+    A dirty build (under `serve`) renders only the pages whose Markdown changed, in place.
+    Returns None, ("data", problems), ("build", what failed) or ("full", why a dirty build
+    cannot be done)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
@@ -178,8 +183,12 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool) -> tuple[
         config = load_config(config_file, site_dir=site_dir, strict=strict)
         # Generated here rather than in the hook, so that data problems are reported once
         # by the parent rather than by every language; the hook then finds them written.
-        generate_once(data_dir_of(config), docs_root(config), config.site_url or "", build_language(config))
-        build(config)
+        lang = build_language(config)
+        generated = generate_once(data_dir_of(config), docs_root(config), config.site_url or "", lang)
+        if dirty and (generated.dropped_pages or lang not in _search_docs):
+            return ("full", "pages were removed" if generated.dropped_pages else "no earlier build")
+        build(config, dirty=dirty)
+        _keep_search_index(Path(site_dir) / "search" / "search_index.json", lang, dirty)
     except DataError as error:
         return ("data", error.report())
     except (Abort, ConfigurationError, PluginError, SystemExit) as error:
@@ -187,10 +196,31 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool) -> tuple[
     return None
 
 
+# Per language, the search index entries of the last build in this process, by page.
+_search_docs: dict[str, dict[str, list[dict]]] = {}
+
+
+def _keep_search_index(index_file: Path, lang: str, dirty: bool) -> None:
+    """A dirty build's search index holds only the pages it rendered: add back every other
+    page's entries from the build before, so search under `serve` keeps finding them."""
+    if not index_file.is_file():
+        return
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    by_page: dict[str, list[dict]] = {}
+    for doc in index["docs"]:
+        by_page.setdefault(doc["location"].partition("#")[0], []).append(doc)
+    if dirty:
+        by_page = {**_search_docs[lang], **by_page}
+        index["docs"] = [doc for docs in by_page.values() for doc in docs]
+        index_file.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    _search_docs[lang] = by_page
+
+
 class SiteBuilder:
     """Builds the whole bilingual site: one MkDocs build per language (pages generated in
-    the same process), in parallel worker processes, assembled into one folder. The workers
-    live as long as the builder, so `serve` pays for importing MkDocs and loading jieba once."""
+    the same process), in parallel worker processes, assembled into one folder. Each
+    language has its own worker, which lives as long as the builder: `serve` pays for
+    importing MkDocs and loading jieba once, and can rebuild only the pages that changed."""
 
     def __init__(self, config_file: str | Path, *, strict: bool = True):
         self.configs = language_configs(config_file)
@@ -200,10 +230,9 @@ class SiteBuilder:
         self.strict = strict
         self.counters = progress.shared_counters()
         progress.use(self.counters)  # inherited by the workers
-        workers = min(len(LANGUAGES), os.cpu_count() or 1)
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"))
-        for _ in range(workers):
-            self._pool.submit(_warm_up)
+        self._workers = {lang: ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) for lang in LANGUAGES}
+        for worker in self._workers.values():
+            worker.submit(_warm_up)
 
         from mkdocs.config import load_config
 
@@ -216,17 +245,7 @@ class SiteBuilder:
         site_dir = site_dir.resolve()
         staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
         try:
-            progress.reset(self.counters)
-            futures = [
-                self._pool.submit(_build_one_language, str(config), str(staging / lang), self.strict)
-                for lang, config in self.configs.items()
-            ]
-            with progress.Reporter(self.counters):
-                failures = [failure for future in futures if (failure := future.result())]
-            if failures:
-                data_problems = {report for kind, report in failures if kind == "data"}
-                for report in data_problems or [report for _, report in failures]:
-                    print(report if data_problems else f"build failed: {report}", file=sys.stderr, flush=True)
+            if self._run({lang: staging / lang for lang in LANGUAGES}, dirty=False) is not True:
                 print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
                 return False
             for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
@@ -236,8 +255,30 @@ class SiteBuilder:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
+    def update(self, site_dir: Path) -> bool:
+        """Rebuild, in place, only the pages whose generated Markdown changed since the last
+        build (MkDocs' dirty build); falls back to a whole build when pages were removed."""
+        outcome = self._run({lang: site_dir.resolve() / url_prefix(lang) for lang in LANGUAGES}, dirty=True)
+        return self.build_into(site_dir) if outcome == "full" else outcome
+
+    def _run(self, site_dirs: dict[str, Path], dirty: bool) -> bool | str:
+        progress.reset(self.counters)
+        futures = [
+            self._workers[lang].submit(_build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty)
+            for lang, config in self.configs.items()
+        ]
+        with progress.Reporter(self.counters):
+            failures = [failure for future in futures if (failure := future.result())]
+        if any(kind == "full" for kind, _ in failures):
+            return "full"
+        data_problems = {report for kind, report in failures if kind == "data"}
+        for report in data_problems or [f"build failed: {report}" for _, report in failures]:
+            print(report, file=sys.stderr, flush=True)
+        return not failures
+
     def close(self) -> None:
-        self._pool.shutdown(cancel_futures=True)
+        for worker in self._workers.values():
+            worker.shutdown(cancel_futures=True)
 
 
 def _swap(new: Path, site_dir: Path) -> None:
@@ -279,7 +320,8 @@ def serve_site(config_file: str, dev_addr: str) -> None:
         if state == sources.built:
             return  # only generated pages changed: the build that wrote them is already served
         start = time.perf_counter()
-        if builder.build_into(served):
+        only_data_changed = sources.built is not None and sources.built[1] == state[1]
+        if builder.update(served) if only_data_changed else builder.build_into(served):
             sources.built = state
             print(f"site rebuilt in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
