@@ -166,3 +166,46 @@ def test_committed_schemas_are_up_to_date(tmp_path):
         copy = tmp_path / data.parent.name
         shutil.copytree(data, copy)
         assert run_releasekb(ROOT, "--data", str(copy), "schema", "--check").returncode == 0
+
+
+def test_build_shows_progress_on_a_terminal_and_stays_quiet_otherwise(tmp_path):
+    import os
+    import pty
+    import subprocess
+    import sys
+    import threading
+
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    terminal, child_end = pty.openpty()
+    chunks: list[bytes] = []
+
+    def read_terminal():
+        while True:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # EIO: the build exited and closed its end
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=read_terminal)
+    reader.start()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "releasekb.cli", "build"],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=child_end,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    os.close(child_end)
+    assert process.wait(timeout=120) == 0
+    reader.join(timeout=30)
+    os.close(terminal)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    # the last redraw: every page of both languages done, and the time taken
+    assert re.search(r"building: en (\d+)/\1, zh (\d+)/\2 pages, \d+\.\d s", shown), shown
+
+    quiet = run_releasekb(project, "build")  # output to a pipe, as in CI
+    assert quiet.returncode == 0
+    assert "building:" not in quiet.stderr + quiet.stdout
