@@ -24,6 +24,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from conftest import copy_project
+from test_serve import fetch, serve, wait_for
+
 pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("RELEASEKB_CHROMIUM", "/usr/bin/chromium")
@@ -621,3 +624,37 @@ def test_link_box_offers_the_full_permanent_address(tab, lang):
     address = f"{tab.base}{lang}/features/torch-fft/"
     assert codes[0].strip() == address
     assert codes[1].strip().endswith(f"]({address})")
+
+
+# --------------------------------------------------------------------------- serve
+
+
+@pytest.mark.parametrize("lang", ["", "zh/"], ids=["en", "zh"])
+def test_yaml_edit_reaches_an_open_browser_page(tmp_path, chromium, lang):
+    """End to end on the real data: a browser shows a release page under `serve`; saving a
+    one-line edit of its YAML makes the new text appear in that page (live reload), and the
+    time from the save to the text is printed (the curators' target is 2 s)."""
+    project = copy_project(tmp_path / "p")
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log)
+        context = new_context(chromium, base, Problems())
+        try:
+            page = context.new_page()
+            url = f"{base}/{lang}releases/1.7/"
+            wait_for(lambda: "1.7" in fetch(url), 90, "the first build")
+            page.goto(url)
+            page.wait_for_function("() => document.title.includes('1.7')")
+            release = project / "releases" / "1.7.yaml"
+            marker = "Edited summary line" if not lang else "已编辑的摘要"
+            text = release.read_text(encoding="utf-8")
+            field = "  en: " if not lang else "  zh: "
+            line = next(line for line in text.splitlines() if line.startswith(field))
+            saved = time.monotonic()
+            release.write_text(text.replace(line, f"{field}{marker}", 1), encoding="utf-8")
+            page.wait_for_function(f"() => document.body.innerText.includes({marker!r})", timeout=30_000)
+            latency = time.monotonic() - saved
+            print(f"\nserve: edit to browser in {latency:.2f} s ({lang or 'en/'})")  # pytest -s shows it
+        finally:
+            context.close()
+            process.terminate()
+            process.wait(timeout=20)

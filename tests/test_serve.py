@@ -10,7 +10,6 @@ import urllib.request
 import pytest
 
 from conftest import FIXTURES, copy_project
-from test_browser import Problems, chromium, new_context  # noqa: F401  (chromium is a fixture)
 
 
 def free_port() -> int:
@@ -90,35 +89,3 @@ def test_yaml_edit_appears_without_restart(served_project):
     wait_for(reported, 60, "the problem to be reported")
     release.write_text(text.replace("zh: 读取空文件不再崩溃}", "zh: 空文件不再导致崩溃}"), encoding="utf-8")
     wait_for(lambda: "空文件不再导致崩溃" in fetch(page_url), 60, "the site to come back")
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("lang", ["", "zh/"], ids=["en", "zh"])
-def test_yaml_edit_reaches_an_open_browser_page(tmp_path, chromium, lang):  # noqa: F811
-    """End to end on the real data: a browser shows a release page under `serve`; saving a
-    one-line edit of its YAML makes the new text appear in that page (live reload), and the
-    time from the save to the text is printed (the curators' target is 2 s)."""
-    project = copy_project(tmp_path / "p")
-    with open(tmp_path / "serve.log", "w+") as log:
-        process, base = serve(project, log)
-        context = new_context(chromium, base, Problems())
-        try:
-            page = context.new_page()
-            url = f"{base}/{lang}releases/1.7/"
-            wait_for(lambda: "1.7" in fetch(url), 90, "the first build")
-            page.goto(url)
-            page.wait_for_function("() => document.title.includes('1.7')")
-            release = project / "releases" / "1.7.yaml"
-            marker = "Edited summary line" if not lang else "已编辑的摘要"
-            text = release.read_text(encoding="utf-8")
-            field = "  en: " if not lang else "  zh: "
-            line = next(line for line in text.splitlines() if line.startswith(field))
-            saved = time.monotonic()
-            release.write_text(text.replace(line, f"{field}{marker}", 1), encoding="utf-8")
-            page.wait_for_function(f"() => document.body.innerText.includes({marker!r})", timeout=30_000)
-            latency = time.monotonic() - saved
-            print(f"\nserve: edit to browser in {latency:.2f} s ({lang or 'en/'})")  # pytest -s shows it
-        finally:
-            context.close()
-            process.terminate()
-            process.wait(timeout=20)
