@@ -147,10 +147,9 @@ def test_mkdocs_languages_match_the_data_model():
         assert [alternate["lang"] for alternate in config.extra["alternate"]] == list(LANGUAGES)
 
 
-def test_sitemap_lists_each_page_with_its_alternates(tmp_path):
+def test_sitemap_lists_each_page_with_its_alternates(tmp_path, monkeypatch):
     project = copy_project(tmp_path / "p", FIXTURES / "releases")
-    config = project / "mkdocs.yml"
-    config.write_text("site_url: https://kb.example.org/docs/\n" + config.read_text(encoding="utf-8"))
+    monkeypatch.setenv("RELEASEKB_SITE_URL", "https://kb.example.org/docs/")  # read by mkdocs.yml
     site = build(project)
     chinese = (site / "zh" / "sitemap.xml").read_text(encoding="utf-8")
     assert "<loc>https://kb.example.org/docs/zh/releases/1.1/</loc>" in chinese

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from releasekb.engine import AUTO, ENGINES, EngineError, select
 from releasekb.problems import FORMATS, DataError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -22,7 +23,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.is_dir():
         parser.error(f"data folder not found: {args.data} (run from the project root or pass --data)")
     try:
+        if hasattr(args, "engine"):
+            args.engine = select(args.engine)
         return args.run(args)
+    except EngineError as error:
+        parser.error(str(error))
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return EXIT_INVALID
@@ -73,11 +78,23 @@ def _parser() -> argparse.ArgumentParser:
     build = command("build", "validate, then build the site into site/ (replaced only on success)")
     build.add_argument("--config", default="mkdocs.yml", help="MkDocs configuration (default: mkdocs.yml)")
     build.add_argument("--site-dir", type=Path, default=Path("site"), help="output folder (default: site)")
+    build.add_argument(
+        "--engine",
+        choices=(AUTO, *ENGINES),
+        default=AUTO,
+        help="MkDocs or ProperDocs (default: auto, MkDocs when installed, else ProperDocs)",
+    )
     build.set_defaults(run=_build)
 
     serve = command("serve", "build and serve the site, rebuilding when data or docs change")
     serve.add_argument("--config", default="mkdocs.yml", help="MkDocs configuration (default: mkdocs.yml)")
     serve.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
+    serve.add_argument(
+        "--engine",
+        choices=(AUTO, *ENGINES),
+        default=AUTO,
+        help="MkDocs or ProperDocs (default: auto, MkDocs when installed, else ProperDocs)",
+    )
     serve.set_defaults(run=_serve)
 
     new = command("new", "start a new release file from a commented skeleton")
@@ -175,18 +192,19 @@ def _schema(args) -> int:
 def _build(args) -> int:
     from releasekb.site import build_site
 
-    _show_mkdocs_log()
+    _show_mkdocs_log(args.engine)
     return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
 
 
-def _show_mkdocs_log() -> None:
+def _show_mkdocs_log(engine: str) -> None:
     """MkDocs logs progress ("Serving on ...", rebuilds, warnings) through `logging`; its own
-    CLI sets up the handler, which we do not run, so set up the same here."""
+    CLI sets up the handler, which we do not run, so set up the same here (on the engine's
+    logger: "mkdocs" or "properdocs")."""
     import logging
 
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
-    logger = logging.getLogger("mkdocs")
+    logger = logging.getLogger(engine)
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
 
@@ -197,7 +215,7 @@ def _serve(args) -> int:
     load_data(args.data)  # fail fast with the same messages as `validate`
     from releasekb.site import serve_site
 
-    _show_mkdocs_log()
+    _show_mkdocs_log(args.engine)
     serve_site(args.config, args.dev_addr)
     return EXIT_OK
 

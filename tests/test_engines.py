@@ -1,0 +1,99 @@
+"""Both engines build the site strictly, Chinese search segmented: MkDocs 1.6 and ProperDocs.
+
+The ProperDocs build runs in a fresh virtual environment where MkDocs is not installed, and
+runs the deploy workflow's own build step, so nothing can quietly depend on MkDocs. It takes
+about a minute (mostly installing), so it runs in CI (CI=true) and is skipped elsewhere.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, copy_project
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def chinese_search_words(site: Path) -> set[str]:
+    """The Chinese words of the Chinese search index, split the way the search box splits them."""
+    index = json.loads((site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    separator = re.compile(index["config"]["separator"])
+    return {
+        word for doc in index["docs"] for word in separator.split(f"{doc['title']} {doc['text']}") if HAN.search(word)
+    }
+
+
+def assert_chinese_is_segmented(site: Path) -> None:
+    words = chinese_search_words(site)
+    # jieba's words (and the glossary's, kept whole), not whole phrases up to the next punctuation
+    assert {"自动求导", "分布式", "稳定"} <= words
+    assert max(len(word) for word in words) <= 8, sorted(words, key=len)[-5:]
+    assert len(words) > 500
+
+
+def generator(site: Path) -> str:
+    return re.search(r'<meta name="generator" content="([^"]+)"', (site / "zh" / "index.html").read_text()).group(1)
+
+
+def deploy_build_step() -> str:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))
+    (step,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]
+    return step["run"]
+
+
+def run_deploy_build(project: Path, venv: Path) -> subprocess.CompletedProcess:
+    """The workflow's build step, run in `project` with `venv` as its .venv."""
+    (project / ".venv").symlink_to(venv)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"} | {"NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(["bash", "-c", deploy_build_step()], cwd=project, capture_output=True, text=True, env=env)
+
+
+def test_mkdocs_builds_the_deploy_step_with_chinese_search_segmented(tmp_path):
+    project = copy_project(tmp_path / "project")
+    result = run_deploy_build(project, Path(sys.prefix))
+    assert result.returncode == 0, result.stderr
+    assert generator(project / "site").startswith("mkdocs-1.6")
+    assert_chinese_is_segmented(project / "site")
+
+
+@pytest.fixture(scope="module")
+def properdocs_venv(tmp_path_factory) -> Path:
+    if os.environ.get("CI") != "true":
+        pytest.skip("builds with ProperDocs in a fresh virtual environment (about a minute): runs with CI=true")
+    venv = tmp_path_factory.mktemp("properdocs") / "venv"
+    pip = venv / "bin" / "pip"
+    for command in (
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(pip), "install", "-q", f"{ROOT}[properdocs]"],
+        [str(pip), "uninstall", "-q", "-y", "mkdocs"],  # Material requires it; ProperDocs replaces it
+    ):
+        result = subprocess.run(command, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return venv
+
+
+def test_properdocs_without_mkdocs_builds_the_deploy_step_with_chinese_search_segmented(tmp_path, properdocs_venv):
+    python = properdocs_venv / "bin" / "python"
+    assert subprocess.run([str(python), "-c", "import mkdocs"], capture_output=True).returncode == 1
+    project = copy_project(tmp_path / "project")
+    result = run_deploy_build(project, properdocs_venv)
+    assert result.returncode == 0, result.stderr
+    assert generator(project / "site").startswith("mkdocs-ProperDocs 1.6")
+    assert_chinese_is_segmented(project / "site")
+
+
+def test_properdocs_build_is_strict(tmp_path, properdocs_venv):
+    """A warning fails the build on ProperDocs too: a hand-written page linking to a missing page."""
+    project = copy_project(tmp_path / "project")
+    about = project / "docs" / "en" / "about.md"
+    about.write_text(about.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8")
+    result = run_deploy_build(project, properdocs_venv)
+    assert result.returncode == 1
+    assert "no-such-page.md" in result.stderr
+    assert not (project / "site").exists()
