@@ -6,12 +6,14 @@ copy's docs/), through the `releasekb build` command a curator uses.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -53,6 +55,19 @@ def build(project: Path) -> Path:
     return project / "site"
 
 
+def deploy_build_step() -> str:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))
+    (step,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]
+    return step["run"]
+
+
+def run_deploy_build(project: Path, venv: Path) -> subprocess.CompletedProcess:
+    """The workflow's build step, run in `project` with `venv` as its .venv."""
+    (project / ".venv").symlink_to(venv)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"} | {"NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(["bash", "-c", deploy_build_step()], cwd=project, capture_output=True, text=True, env=env)
+
+
 @pytest.fixture(scope="session")
 def real_site(tmp_path_factory) -> Path:
     """The site built from the real releases/ data."""
@@ -63,3 +78,26 @@ def real_site(tmp_path_factory) -> Path:
 def fixture_site(tmp_path_factory) -> Path:
     """The site built from tests/fixtures/releases: a promotion, a removal, a breaking change."""
     return build(copy_project(tmp_path_factory.mktemp("fixture"), FIXTURES / "releases"))
+
+
+@pytest.fixture(scope="session")
+def properdocs_venv(tmp_path_factory) -> Path:
+    """A fresh environment with the project and ProperDocs, and without MkDocs."""
+    if os.environ.get("CI") != "true":
+        pytest.skip("builds with ProperDocs in a fresh virtual environment (about a minute): runs with CI=true")
+    venv = tmp_path_factory.mktemp("properdocs") / "venv"
+    pip = venv / "bin" / "pip"
+    for command in (
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(pip), "install", "-q", f"{ROOT}[properdocs]"],
+        [str(pip), "uninstall", "-q", "-y", "mkdocs"],  # Material requires it; ProperDocs replaces it
+    ):
+        result = subprocess.run(command, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return venv
+
+
+@pytest.fixture
+def properdocs_venv_if_ci(request) -> Path | None:
+    """The ProperDocs environment in CI; None elsewhere (the test then uses MkDocs only)."""
+    return request.getfixturevalue("properdocs_venv") if os.environ.get("CI") == "true" else None

@@ -6,16 +6,12 @@ about a minute (mostly installing), so it runs in CI (CI=true) and is skipped el
 """
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-import yaml
-
-from conftest import ROOT, copy_project
+from conftest import copy_project, run_deploy_build
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -41,41 +37,12 @@ def generator(site: Path) -> str:
     return re.search(r'<meta name="generator" content="([^"]+)"', (site / "zh" / "index.html").read_text()).group(1)
 
 
-def deploy_build_step() -> str:
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))
-    (step,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]
-    return step["run"]
-
-
-def run_deploy_build(project: Path, venv: Path) -> subprocess.CompletedProcess:
-    """The workflow's build step, run in `project` with `venv` as its .venv."""
-    (project / ".venv").symlink_to(venv)
-    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"} | {"NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(["bash", "-c", deploy_build_step()], cwd=project, capture_output=True, text=True, env=env)
-
-
 def test_mkdocs_builds_the_deploy_step_with_chinese_search_segmented(tmp_path):
     project = copy_project(tmp_path / "project")
     result = run_deploy_build(project, Path(sys.prefix))
     assert result.returncode == 0, result.stderr
     assert generator(project / "site").startswith("mkdocs-1.6")
     assert_chinese_is_segmented(project / "site")
-
-
-@pytest.fixture(scope="module")
-def properdocs_venv(tmp_path_factory) -> Path:
-    if os.environ.get("CI") != "true":
-        pytest.skip("builds with ProperDocs in a fresh virtual environment (about a minute): runs with CI=true")
-    venv = tmp_path_factory.mktemp("properdocs") / "venv"
-    pip = venv / "bin" / "pip"
-    for command in (
-        [sys.executable, "-m", "venv", str(venv)],
-        [str(pip), "install", "-q", f"{ROOT}[properdocs]"],
-        [str(pip), "uninstall", "-q", "-y", "mkdocs"],  # Material requires it; ProperDocs replaces it
-    ):
-        result = subprocess.run(command, capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
-    return venv
 
 
 def test_properdocs_without_mkdocs_builds_the_deploy_step_with_chinese_search_segmented(tmp_path, properdocs_venv):
