@@ -1,4 +1,4 @@
-"""The `releasekb` command: validate, translations, schema, build, serve, new.
+"""The `releasekb` command: validate, translations, schema, build, serve, bench, new.
 
 Exit status: 0 success, 1 invalid data (or a failed build), 2 wrong usage.
 Data problems are printed one per line as `file:line:col: where: message`, never as a traceback.
@@ -96,6 +96,13 @@ def _parser() -> argparse.ArgumentParser:
         help="MkDocs or ProperDocs (default: auto, MkDocs when installed, else ProperDocs)",
     )
     serve.set_defaults(run=_serve)
+
+    from releasekb import bench
+
+    bench_command = command("bench", "time the build on synthetic data of several sizes against plain MkDocs")
+    bench_command.description = bench.__doc__.split("\n\n")[0]
+    bench.add_arguments(bench_command)
+    bench_command.set_defaults(run=bench.main)
 
     new = command("new", "start a new release file from a commented skeleton")
     new.add_argument("version", help="the release's version, e.g. 1.8")
