@@ -47,7 +47,9 @@ def test_every_text_has_both_languages_in_the_right_script(data):
 def test_every_release_has_sources_with_an_original(catalog):
     for release in catalog.releases:
         kinds = {(s.kind, s.lang) for s in release.sources}
-        assert ("original", "en") in kinds and ("translation", "zh") in kinds, release.version
+        # 1.4's Chinese source is a news article about the release, not a translation of the notes.
+        chinese = "report" if release.version == "1.4" else "translation"
+        assert ("original", "en") in kinds and (chinese, "zh") in kinds, release.version
         assert release.highlights, release.version
 
 

@@ -51,7 +51,9 @@ CHANGE_KINDS = ("breaking", "deprecation", "removal")
 LINK_KINDS = (
     "docs", "rfc", "design", "example", "tutorial", "paper", "release-notes", "source", "credit", "other",
 )  # fmt: skip
-SOURCE_KINDS = ("original", "translation")
+# original: the notes as published; translation: a translation of them; report: an article
+# about the release written by someone else (e.g. a news story), not a translation.
+SOURCE_KINDS = ("original", "translation", "report")
 
 
 def _real_date(value: str) -> str:
