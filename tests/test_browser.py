@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from conftest import copy_project
+from releasekb.i18n import interface_strings
 from test_serve import fetch, serve, wait_for
 
 pytestmark = pytest.mark.browser
@@ -359,11 +360,11 @@ def test_feature_anchor_on_release_page_scrolls_to_the_feature(tab, lang):
     assert box["y"] >= header_bottom["y"] + header_bottom["height"] - 1, (box, header_bottom)
 
 
-# --------------------------------------------------------------------------- 4. features filter
+# --------------------------------------------------------------------------- 4. features index
 
 ROWS_JS = """table => Array.from(table.tBodies[0].rows, row => ({
-    stability: row.dataset.stability, versions: row.dataset.versions, area: row.dataset.area,
-    visible: row.checkVisibility(),
+    stability: row.dataset.stability, releases: row.dataset.releases, area: row.dataset.area,
+    href: row.cells[0].querySelector("a").getAttribute("href"), visible: row.checkVisibility(),
 }))"""
 
 # Every combination of stability and release (and every area alone), set the way a reader's
@@ -371,34 +372,34 @@ ROWS_JS = """table => Array.from(table.tBodies[0].rows, row => ({
 SWEEP_JS = """form => {
     const rows = Array.from(document.getElementById("rkb-features").tBodies[0].rows);
     const combos = [];
-    for (const s of form.stability.options) for (const v of form.version.options) {
+    for (const s of form.stability.options) for (const v of form.release.options) {
         combos.push([s.value, v.value, ""]);
     }
     for (const a of form.area.options) combos.push(["", "", a.value]);
-    return combos.map(([stability, version, area]) => {
-        form.stability.value = stability; form.version.value = version; form.area.value = area;
+    return combos.map(([stability, release, area]) => {
+        form.stability.value = stability; form.release.value = release; form.area.value = area;
         form.dispatchEvent(new Event("change", {bubbles: true}));
-        return {stability, version, area, search: location.search,
+        return {stability, release, area, search: location.search,
                 visible: rows.map(row => row.checkVisibility())};
     });
 }"""
 
 
-def expected_visible(row: dict, stability: str, version: str, area: str = "") -> bool:
-    """Independent reading of the row's data: in `area`, and `version` published `stability`."""
+def expected_visible(row: dict, stability: str, release: str, area: str = "") -> bool:
+    """Independent reading of the row's data: in `area`, and `release` published `stability`."""
     if area and row["area"] != area:
         return False
-    if version and version not in row["versions"].split():
+    if release and release not in row["releases"].split():
         return False
     pairs = [pair.split("=", 1) for pair in row["stability"].split()]
-    return not stability or any(level == stability and (not version or v == version) for v, level in pairs)
+    return not stability or any(level == stability and (not release or v == release) for v, level in pairs)
 
 
-def check_filtered(page, stability: str, version: str) -> int:
+def check_filtered(page, stability: str, release: str) -> int:
     rows = page.locator("#rkb-features").evaluate(ROWS_JS)
     shown = [row for row in rows if row["visible"]]
-    wrong = [row for row in rows if row["visible"] != expected_visible(row, stability, version)]
-    assert not wrong, f"rows shown/hidden against their data for {stability}@{version}: {wrong}"
+    wrong = [row for row in rows if row["visible"] != expected_visible(row, stability, release)]
+    assert not wrong, f"rows shown/hidden against their data for {stability}@{release}: {wrong}"
     count = page.locator("#rkb-filter output").text_content()
     assert str(len(shown)) in count and str(len(rows)) in count, count
     return len(shown)
@@ -408,14 +409,110 @@ def query(page) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
 
 
+def feature_id_of(href: str) -> str:
+    """'../features/torch-fft/' or 'torch-fft/' -> 'torch-fft'."""
+    return href.rstrip("/").rsplit("/", 1)[-1]
+
+
+def shown_feature_ids(page) -> list[str]:
+    rows = page.locator("#rkb-features").evaluate(ROWS_JS)
+    return [feature_id_of(row["href"]) for row in rows if row["visible"]]
+
+
+@functools.cache
+def real_catalog():
+    from releasekb.catalog import build_catalog
+    from releasekb.validate import load_data
+
+    return build_catalog(load_data(Path(__file__).resolve().parent.parent / "releases"))
+
+
+def beta_features_matching(word: str, lang: str) -> set[str]:
+    """From the catalog, independently of the page: features some release published as beta
+    whose id, API names, titles or summaries in `lang` contain `word` (any case)."""
+    found = set()
+    for feature in real_catalog().features.values():
+        texts = [feature.id, *(api for e in feature.entries for api in e.apis)]
+        texts += [text[lang] for e in feature.entries for text in (e.title, e.summary, e.name) if text]
+        if any(e.level and e.level.key == "beta" for e in feature.entries) and any(
+            word in text.lower() for text in texts
+        ):
+            found.add(feature.id)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_features_text_filter_shows_exactly_the_matching_features_and_survives_reload(tab, lang):
+    page = tab.page
+    expected = beta_features_matching("rpc", "zh" if lang else "en")
+    assert expected, "the data has beta features about RPC"
+    tab.open(f"{lang}/features/?stability=beta&q=rpc")
+    expect(page.locator("#rkb-filter input[name='q']")).to_have_value("rpc")
+    assert set(shown_feature_ids(page)) == expected
+    count = interface_strings("zh" if lang else "en")["filter_count"]
+    expect(page.locator("#rkb-filter output")).to_have_text(
+        count.format(shown=len(expected), total=len(real_catalog().features))
+    )
+    assert page.locator("#rkb-filter output").get_attribute("aria-live") == "polite"
+
+    page.reload()
+    expect(page.locator("#rkb-filter input[name='q']")).to_have_value("rpc")
+    assert set(shown_feature_ids(page)) == expected
+
+    # Typed by keyboard: the address follows, and an API name finds its feature.
+    page.locator("#rkb-filter input[name='q']").fill("")
+    page.locator("#rkb-filter select[name='stability']").select_option("")
+    page.locator("#rkb-filter input[name='q']").press_sequentially("torch.fft")
+    assert "torch-fft" in shown_feature_ids(page)
+    assert query(page) == {"q": ["torch.fft"]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_features_sort_by_first_release_orders_rows_and_is_kept_in_the_address(tab, lang):
+    page = tab.page
+    catalog = real_catalog()
+    tab.open(f"{lang}/features/")
+    first = page.locator("#rkb-features th[data-sort='first']")
+    button = first.get_by_role("button")
+    expect(button).to_be_visible()
+    assert first.get_attribute("aria-sort") is None
+
+    button.focus()
+    page.keyboard.press("Enter")  # keyboard-usable: a real button
+    expect(first).to_have_attribute("aria-sort", "ascending")
+    assert query(page) == {"sort": ["first"]}
+    firsts = [catalog.features[i].first.release.order for i in shown_feature_ids(page)]
+    assert firsts == sorted(firsts) and firsts[0] < firsts[-1]
+
+    page.keyboard.press("Space")
+    expect(first).to_have_attribute("aria-sort", "descending")
+    assert query(page) == {"sort": ["-first"]}
+    firsts = [catalog.features[i].first.release.order for i in shown_feature_ids(page)]
+    assert firsts == sorted(firsts, reverse=True)
+
+    page.reload()
+    expect(page.locator("#rkb-features th[data-sort='first']")).to_have_attribute("aria-sort", "descending")
+    assert [catalog.features[i].first.release.order for i in shown_feature_ids(page)] == firsts
+
+    # Another column: the current level, most stable first; the first column's mark is gone.
+    page.locator("#rkb-features th[data-sort='level'] button").click()
+    expect(page.locator("#rkb-features th[data-sort='level']")).to_have_attribute("aria-sort", "ascending")
+    assert page.locator("#rkb-features th[data-sort='first']").get_attribute("aria-sort") is None
+    levels = list(catalog.levels.values())
+    ranks = [
+        levels.index(f.level) if f.level else len(levels) for f in map(catalog.features.get, shown_feature_ids(page))
+    ]
+    assert ranks == sorted(ranks) and ranks[0] < ranks[-1]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_features_filter_follows_and_updates_the_query_string(tab, lang):
     page = tab.page
-    tab.open(f"{lang}/features/?stability=beta&version=1.7")
+    tab.open(f"{lang}/features/?stability=beta&release=1.7")
     form = page.locator("#rkb-filter")
     expect(form).to_be_visible()
     expect(form.locator('select[name="stability"]')).to_have_value("beta")
-    expect(form.locator('select[name="version"]')).to_have_value("1.7")
+    expect(form.locator('select[name="release"]')).to_have_value("1.7")
     rows = page.locator("#rkb-features").evaluate(ROWS_JS)
     shown = [row for row in rows if row["visible"]]
     assert all("1.7=beta" in row["stability"].split() for row in shown), shown
@@ -423,20 +520,29 @@ def test_features_filter_follows_and_updates_the_query_string(tab, lang):
     assert check_filtered(page, "beta", "1.7") == len(shown)
 
     form.locator('select[name="stability"]').select_option("stable")
-    assert query(page) == {"stability": ["stable"], "version": ["1.7"]}
+    assert query(page) == {"stability": ["stable"], "release": ["1.7"]}
     assert urlsplit(page.url).path == f"{lang}/features/"
     check_filtered(page, "stable", "1.7")
 
-    form.locator('select[name="version"]').select_option("")
+    form.locator('select[name="release"]').select_option("")
     assert query(page) == {"stability": ["stable"]}
     check_filtered(page, "stable", "")
 
     # Every other combination the selects offer, against the rows' data.
     for combo in form.evaluate(SWEEP_JS):
-        picked = {k: [combo[k]] for k in ("stability", "version", "area") if combo[k]}
+        picked = {k: [combo[k]] for k in ("stability", "release", "area") if combo[k]}
         assert parse_qs(combo["search"].lstrip("?")) == picked, combo["search"]
-        expected = [expected_visible(row, combo["stability"], combo["version"], combo["area"]) for row in rows]
+        expected = [expected_visible(row, combo["stability"], combo["release"], combo["area"]) for row in rows]
         assert combo["visible"] == expected, f"wrong rows for {picked}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_former_version_parameter_still_filters_by_release(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/features/?stability=beta&version=1.7")
+    expect(page.locator('#rkb-filter select[name="release"]')).to_have_value("1.7")
+    check_filtered(page, "beta", "1.7")
+    assert query(page) == {"stability": ["beta"], "release": ["1.7"]}  # rewritten to today's name
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -445,13 +551,14 @@ def test_features_table_is_complete_without_javascript(chromium, base_url, lang)
     context = new_context(chromium, base_url, problems, java_script_enabled=False)
     try:
         page = context.new_page()
-        page.goto(f"{base_url}{lang}/features/?stability=beta&version=1.7")
+        page.goto(f"{base_url}{lang}/features/?stability=beta&release=1.7&q=rpc&sort=-first")
         rows = page.locator("#rkb-features").evaluate(ROWS_JS)
-        assert len(rows) > 10
+        assert [feature_id_of(row["href"]) for row in rows] == list(real_catalog().features)
         assert all(row["visible"] for row in rows)
-        # Filters without the script would do nothing, so the form stays hidden.
+        # Filters and sort buttons without the script would do nothing: hidden, and absent.
         assert page.locator("#rkb-filter").get_attribute("hidden") is not None
         expect(page.locator("#rkb-filter")).to_be_hidden()
+        assert page.locator("#rkb-features button").count() == 0
     finally:
         context.close()
 
@@ -583,7 +690,7 @@ SAMPLE = [
     "/",
     "/releases/1.7/",
     "/features/torch-fft/",
-    "/features/?stability=beta&version=1.7",
+    "/features/?stability=beta&release=1.7&q=rpc&sort=first",
     "/stability/",
     "/stability/beta/",
     "/changelog/",

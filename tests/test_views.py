@@ -247,3 +247,51 @@ def test_a_former_id_keeps_working(fixture_site, prefix):
     redirect = page(fixture_site, f"{prefix}features/widget-colors")
     assert '<meta http-equiv="refresh" content="0; url=../widget-colours/">' in redirect
     assert 'id="widget-colors"' in page(fixture_site, f"{prefix}releases/2.0")
+
+
+class FeatureIndexRows(HTMLParser):
+    """[(data attributes, [cell texts], first link)] of the features index table."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self.in_table, self.cell = [], False, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and attrs.get("id") == "rkb-features":
+            self.in_table = True
+        elif self.in_table and tag == "tr" and "data-area" in attrs:
+            self.rows.append((attrs, [], None))
+        elif self.in_table and self.rows and tag == "td":
+            self.rows[-1][1].append("")
+            self.cell = True
+        elif self.in_table and self.rows and tag == "a" and self.rows[-1][2] is None:
+            self.rows[-1] = (self.rows[-1][0], self.rows[-1][1], attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.in_table = False
+
+    def handle_data(self, data):
+        if self.in_table and self.rows and self.rows[-1][1]:
+            self.rows[-1][1][-1] += data
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_features_index_is_complete_without_javascript(real_site, prefix):
+    """Every feature is a row of the static table, in catalog order, with the sort and filter
+    values of the catalog and the first and latest release in its cells."""
+    catalog = build_catalog(load_data(ROOT / "releases"))
+    lang = prefix.rstrip("/") or "en"
+    parser = FeatureIndexRows()
+    parser.feed(page(real_site, f"{prefix}features"))
+    assert [href.rstrip("/").rsplit("/", 1)[-1] for _, _, href in parser.rows] == list(catalog.features)
+    for (attrs, cells, _), feature in zip(parser.rows, catalog.features.values(), strict=True):
+        assert " ".join(cells[0].split()) == " ".join(feature.title[lang].replace("`", "").split())
+        assert cells[1] == feature.area.name[lang]
+        assert cells[3:5] == [feature.first.release.version, feature.latest.release.version]
+        assert attrs["data-first"] == str(catalog.releases.index(feature.first.release))
+        assert attrs["data-latest"] == str(catalog.releases.index(feature.latest.release))
+        assert attrs["data-releases"].split() == [e.release.version for e in feature.entries]
+        assert feature.id in attrs["data-text"] and all(api.lower() in attrs["data-text"] for api in feature.apis)
+        assert feature.title[lang].replace("`", "").lower() in attrs["data-text"].replace("`", "")

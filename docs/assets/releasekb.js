@@ -10,54 +10,127 @@
   }
 })();
 
-// Features page filters: progressive enhancement over a table that is complete without JS.
-// The filters live in the query string (?stability=beta&version=1.7&area=distributed), so a
-// filtered view is a link someone can share. Material's instant loading is off, so the
-// script runs on every page load.
+// Features index: progressive enhancement over a table that is complete without JS.
+// The filters and the order live in the query string
+// (?q=fft&stability=beta&release=1.7&area=distributed&sort=-first), so a view is a link someone
+// can share and survives a reload; `version=` is the former name of `release=` and still works.
+// Built for thousands of rows: each row's text and sort keys are read once from its data
+// attributes (written from the catalog), filtering toggles rows in one pass, and sorting
+// re-appends the rows through one DocumentFragment. Material's instant loading is off, so
+// the script runs on every page load.
 (function () {
   const form = document.getElementById("rkb-filter");
   const table = document.getElementById("rkb-features");
   if (!form || !table) return;
-  const rows = Array.from(table.tBodies[0].rows);
-  const params = new URLSearchParams(window.location.search);
-  for (const select of form.querySelectorAll("select")) {
-    const wanted = params.get(select.name);
-    if (wanted && Array.from(select.options).some((o) => o.value === wanted)) select.value = wanted;
-  }
-
-  function matches(row, stability, version, area) {
-    if (area && row.dataset.area !== area) return false;
-    if (version && !row.dataset.versions.split(" ").includes(version)) return false;
-    if (!stability) return true;
+  const body = table.tBodies[0];
+  const rows = Array.from(body.rows, (row, index) => ({
+    row,
+    index,
+    text: row.dataset.text,
+    area: row.dataset.area,
+    releases: new Set(row.dataset.releases.split(" ")),
     // data-stability is "1.5=stable 1.7=beta": the level each release published.
-    return row.dataset.stability.trim().split(" ").some((pair) => {
-      const [v, level] = pair.split("=");
-      return level === stability && (!version || v === version);
-    });
+    levels: row.dataset.stability.trim().split(" ").map((pair) => pair.split("=")),
+    keys: { level: Number(row.dataset.level), first: Number(row.dataset.first), latest: Number(row.dataset.latest) },
+  }));
+  // Columns sorted by their text (feature, area) get a numeric key once, when first sorted,
+  // in the order of the page's language (pinyin for Chinese titles).
+  const collator = new Intl.Collator(table.lang || undefined, { numeric: true });
+  const headers = Array.from(table.tHead.rows[0].cells).filter((th) => th.dataset.sort);
+  function keyOf(column) {
+    if (rows.length && !(column in rows[0].keys)) {
+      const cell = headers.findIndex((th) => th.dataset.sort === column);
+      const byText = rows.map((r) => [r.row.cells[cell].textContent.trim(), r]);
+      byText.sort((a, b) => collator.compare(a[0], b[0]));
+      byText.forEach(([, r], rank) => (r.keys[column] = rank));
+    }
+    return column;
   }
 
-  function apply() {
-    const stability = form.stability.value, version = form.version.value, area = form.area.value;
+  const params = new URLSearchParams(window.location.search);
+  // docs/overrides/main.html took q out of the address before Material could read it.
+  const wanted = { q: window.rkbFeaturesQuery ?? params.get("q"), stability: params.get("stability"),
+    release: params.get("release") ?? params.get("version"), area: params.get("area") };
+  form.elements.q.value = wanted.q || "";
+  for (const select of form.querySelectorAll("select")) {
+    const value = wanted[select.name];
+    if (value && Array.from(select.options).some((o) => o.value === value)) select.value = value;
+  }
+  const sortParam = params.get("sort") || "";
+  let sort = { column: sortParam.replace(/^-/, ""), descending: sortParam.startsWith("-") };
+  if (!headers.some((th) => th.dataset.sort === sort.column)) sort = { column: "", descending: false };
+
+  function matches(r, terms, stability, release, area) {
+    if (area && r.area !== area) return false;
+    if (release && !r.releases.has(release)) return false;
+    if (stability && !r.levels.some(([v, level]) => level === stability && (!release || v === release))) return false;
+    return terms.every((term) => r.text.includes(term));
+  }
+
+  function filter() {
+    const terms = form.elements.q.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const stability = form.elements.stability.value, release = form.elements.release.value;
+    const area = form.elements.area.value;
     let shown = 0;
-    for (const row of rows) {
-      const visible = matches(row, stability, version, area);
-      row.hidden = !visible;
+    for (const r of rows) {
+      const visible = matches(r, terms, stability, release, area);
+      if (r.row.hidden === visible) r.row.hidden = !visible;
       if (visible) shown += 1;
     }
-    const output = form.querySelector("output");
-    output.textContent = output.dataset.template
-      .replace("{shown}", shown).replace("{total}", rows.length);
-    const query = new URLSearchParams();
-    for (const [key, value] of [["stability", stability], ["version", version], ["area", area]]) {
-      if (value) query.set(key, value);
+    const output = form.elements.count;
+    output.textContent = output.dataset.template.replace("{shown}", shown).replace("{total}", rows.length);
+  }
+
+  function order() {
+    const sorted = rows.slice();
+    if (sort.column) {
+      const key = keyOf(sort.column), sign = sort.descending ? -1 : 1;
+      sorted.sort((a, b) => sign * (a.keys[key] - b.keys[key]) || a.index - b.index);
     }
+    const fragment = document.createDocumentFragment();
+    for (const r of sorted) fragment.appendChild(r.row);
+    body.appendChild(fragment);
+    for (const th of headers) {
+      if (th.dataset.sort === sort.column) th.setAttribute("aria-sort", sort.descending ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+    }
+  }
+
+  function remember() {
+    const query = new URLSearchParams();
+    for (const name of ["q", "stability", "release", "area"]) {
+      const value = form.elements[name].value.trim();
+      if (value) query.set(name, value);
+    }
+    if (sort.column) query.set("sort", (sort.descending ? "-" : "") + sort.column);
     const search = query.toString();
     history.replaceState(null, "", search ? "?" + search : window.location.pathname);
   }
 
+  // Sortable headings: real buttons (focusable, Enter and Space work), made here because
+  // without the script they would do nothing.
+  for (const th of headers) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "rkb-sort";
+    button.append(...th.childNodes);
+    th.appendChild(button);
+    button.addEventListener("click", () => {
+      const column = th.dataset.sort;
+      sort = { column, descending: sort.column === column && !sort.descending };
+      order();
+      remember();
+    });
+  }
+
   form.hidden = false;
-  form.addEventListener("change", apply);
-  apply();
+  form.addEventListener("input", () => { filter(); remember(); });
+  form.addEventListener("change", () => { filter(); remember(); });
+  form.addEventListener("submit", (event) => event.preventDefault());
+  filter();
+  if (sort.column) order();
+  // Put q back (see above); old links now read ?release=.
+  if (wanted.q || (wanted.release && params.has("version"))) remember();
 })();
 
 // Upgrade view: one page lists every release's upgrade notes, oldest first, and is a correct

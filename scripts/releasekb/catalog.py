@@ -166,6 +166,20 @@ class Feature:
     def aliases(self) -> list[str]:
         return list(dict.fromkeys(alias for e in self.entries for alias in e.aliases))
 
+    @property
+    def level_order(self) -> int:
+        """Sort key of the current level: most stable first, unlabeled next, changes only last."""
+        levels = list(self.first.release.catalog.levels.values())
+        return levels.index(self.level) if self.level else len(levels)
+
+    def filter_text(self, lang: str) -> str:
+        """What the features index's text filter searches, lowercased once here: the id, API
+        names and every title and summary of the feature in `lang` (distinct texts once)."""
+        texts = [self.id, *self.apis]
+        for entry in self.entries:
+            texts += [entry.name[lang] if entry.name else "", entry.title[lang], entry.summary[lang]]
+        return " ".join(dict.fromkeys(text.lower() for text in texts if text))
+
     def entry_in(self, release: Release) -> Entry | None:
         return next((e for e in self.entries if e.release is release), None)
 
@@ -211,6 +225,7 @@ class Release:
     previous: Release | None = None
     next: Release | None = None
     stale_languages: frozenset[str] = frozenset()  # of the release's own title and summary
+    order: int = 0  # position in version order (0 = oldest): a sort key, as "1.10" > "1.9"
 
     @property
     def features(self) -> list[Entry]:
@@ -354,6 +369,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
             sources=[Source(s.kind, s.lang, s.url, s.credit) for s in record.sources],
             highlight_ids=list(record.highlights),
             stale_languages=frozenset(stale.get(record.version, ())),
+            order=len(catalog.releases),
         )
         for position, raw in enumerate([*record.features, *record.changes]):
             entry = _entry(release, raw, position, catalog)
