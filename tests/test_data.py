@@ -100,7 +100,12 @@ def test_published_level_changes(catalog, feature_id, lifecycle):
 @pytest.mark.parametrize(
     "parent, child, version",
     [
-        ("distributed-rpc", "rpc-torchscript-sync-remote", "1.7"),
+        ("rpc-api", "rpc-torchscript-sync-remote", "1.7"),
+        ("rpc-api", "rpc-per-call-timeout", "1.7"),
+        ("rpc-remote-reference", "rref-helpers", "1.7"),
+        ("distributed-package", "windows-distributed-training", "1.7"),
+        ("distributed-collectives", "nccl-async-error-handling", "1.7"),
+        ("pytorch-mobile", "mobile-ios-android-binaries", "1.7"),
         ("distributed-rpc", "rpc-profiling", "1.7"),
         ("cpp-frontend", "cpp-transformer", "1.7"),
         ("distributed-data-parallel", "ddp-uneven-inputs", "1.7"),
