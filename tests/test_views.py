@@ -295,3 +295,19 @@ def test_features_index_is_complete_without_javascript(real_site, prefix):
         assert attrs["data-releases"].split() == [e.release.version for e in feature.entries]
         assert feature.id in attrs["data-text"] and all(api.lower() in attrs["data-text"] for api in feature.apis)
         assert feature.title[lang].replace("`", "").lower() in attrs["data-text"].replace("`", "")
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize(
+    "feature_id, versions",
+    [("widgets", ["1.0", "1.1", "2.0"]), ("default-colour", ["2.0"]), ("crash-on-empty-file", ["1.1"])],
+)
+def test_feature_timeline_draws_only_the_features_releases(fixture_site, prefix, feature_id, versions):
+    """One marker per release that mentions the feature (or adds a part to it): the chart grows
+    with the feature's history, not with every release of the catalog."""
+    html = page(fixture_site, f"{prefix}features/{feature_id}")
+    start = html.index("<svg", html.index('class="rkb-chart"'))
+    chart = html[start : html.index("</svg>", start)]
+    assert chart.count("<circle") == len(versions)
+    drawn = re.findall(r'rkb-strong" x="\d+" y="16" text-anchor="middle">([^<]+)<', chart)
+    assert drawn == versions

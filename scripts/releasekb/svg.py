@@ -95,19 +95,24 @@ def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
 
 
 def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, str]) -> Markup:
-    """A line across all releases with a marker where the feature (or a part of it) appears."""
-    releases = catalog.releases
-    step = 120
-    width = 40 + step * (len(releases) - 1) + 80
-    height = 92
+    """A line through the releases where the feature (or a part of it) appears, with a marker
+    for each; '…' marks releases in between that did not mention it. Only those releases are
+    drawn, so the chart grows with the feature's own history, never with the whole catalog."""
     events_by_release = {}
     for event in feature.timeline:
         events_by_release.setdefault(event.release.version, []).append(event)
+    releases = [r for r in catalog.releases if r.version in events_by_release or feature.entry_in(r)]
+    position = {id(r): i for i, r in enumerate(catalog.releases)}
+    step = 120
+    width = 40 + step * (len(releases) - 1) + 80
+    height = 92
     parts = [f'<line class="rkb-axis" x1="30" y1="34" x2="{width - 30}" y2="34"/>']
     described = []
     for i, release in enumerate(releases):
         x = 40 + i * step
         version = escape(release.version)
+        if i and position[id(release)] - position[id(releases[i - 1])] > 1:
+            parts.append(f'<text class="rkb-svg-text" x="{x - step // 2}" y="38" text-anchor="middle">…</text>')
         events = events_by_release.get(release.version, [])
         own = feature.entry_in(release)
         if own is not None:
@@ -116,13 +121,11 @@ def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, s
             parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
             described.append(f"{release.version}: {label}")
-        elif events:
+        else:
             parts.append(f'<circle class="rkb-part" cx="{x}" cy="34" r="6"/>')
             label = strings["timeline_additions"].format(count=len(events))
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
             described.append(f"{release.version}: {label}")
-        else:
-            parts.append(f'<circle class="rkb-absent" cx="{x}" cy="34" r="4"/>')
         parts.append(f'<text class="rkb-svg-text rkb-strong" x="{x}" y="16" text-anchor="middle">{version}</text>')
     label = strings["timeline_label"].format(title=feature.title[lang], steps="; ".join(described))
     return _svg(width, height, label, "".join(parts))
