@@ -96,8 +96,23 @@ def chromium():
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site as static hosts do: a missing address is answered 404 with the root
+    404.html (GitHub Pages, Netlify, nginx's error_page)."""
+
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        not_found = Path(self.directory) / "404.html"
+        if code != 404 or not not_found.is_file():
+            return super().send_error(code, message, explain)
+        body = not_found.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 @pytest.fixture(scope="session")
@@ -682,6 +697,70 @@ def test_former_upgrade_address_leads_to_the_same_upgrade(tab, lang):
     page.wait_for_url(f"**{lang}/changelog/upgrade/?from=1.4&to=1.7")
     expect(page.locator("#rkb-upgrade select[name='to']")).to_have_value("1.7")
     assert shown_sections(page) == ["1.5", "1.7"]
+
+
+# --------------------------------------------------------------------------- 6b. the 404 page
+
+OTHER_LANG = {"": "/zh", "/zh": ""}
+
+
+def not_found_section(page, lang: str):
+    return page.locator(f".rkb-not-found[lang='{'zh' if lang else 'en'}']")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_missing_page_says_so_in_its_language_with_the_way_home(tab, lang):
+    page = tab.page
+    strings = interface_strings("zh" if lang else "en")
+    response = tab.open(f"{lang}/releases/9.9/")
+    assert response.status == 404
+    here, other = not_found_section(page, lang), not_found_section(page, OTHER_LANG[lang])
+    expect(here.locator("h1")).to_have_text(strings["not_found_title"])
+    expect(here).to_be_visible()
+    expect(other).to_be_hidden()
+    assert page.evaluate("document.documentElement.lang") == ("zh" if lang else "en")
+    here.get_by_role("link", name=strings["not_found_home"]).click()
+    page.wait_for_url(f"{tab.base}{lang}/")
+    expect(page.locator(".md-tabs__link").first).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_missing_page_searches_the_features_of_its_language(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/features/no-such-feature/")
+    box = not_found_section(page, lang).get_by_role("searchbox")
+    box.fill("torch.fft")
+    box.press("Enter")
+    page.wait_for_url(f"{tab.base}{lang}/features/?q=torch.fft")
+    expect(page.locator("#rkb-filter input[name='q']")).to_have_value("torch.fft")
+    assert "torch-fft" in shown_feature_ids(page)
+    assert 0 < len(shown_feature_ids(page)) < len(real_catalog().features)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_unknown_per_pair_upgrade_address_leads_to_the_upgrade_view(tab, lang):
+    """Former per-pair addresses that project.yaml's redirects do not list (here a future
+    release) still reach the one upgrade view, in the language of the address."""
+    assert "changelog/1.4-to-1.8/" not in real_catalog().redirects
+    tab.open(f"{lang}/changelog/1.4-to-1.8/")
+    tab.page.wait_for_url(f"{tab.base}{lang}/changelog/upgrade/?from=1.4&to=1.8")
+    expect(tab.page.locator("#rkb-upgrade")).to_be_visible()
+
+
+def test_missing_page_without_javascript_is_useful_in_both_languages(chromium, base_url):
+    problems = Problems()
+    context = new_context(chromium, base_url, problems, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        assert page.goto(f"{base_url}/zh/no-such-page/").status == 404
+        for lang in LANGS:
+            section = not_found_section(page, lang.values[0])
+            expect(section).to_be_visible()
+            home = lang.values[0] + "/"
+            assert section.locator("a.rkb-home").get_attribute("href") == home
+            assert section.locator("form").get_attribute("action") == f"{lang.values[0]}/features/"
+    finally:
+        context.close()
 
 
 # --------------------------------------------------------------------------- 7. clean loads

@@ -177,3 +177,28 @@
   form.addEventListener("submit", (event) => event.preventDefault());
   apply(chosen);
 })();
+
+// 404 page: static hosts answer every missing address with the root 404.html, which says it in
+// every language (docs/overrides/404.html). Keep only the language of the address, and send a
+// former per-pair upgrade address (/changelog/1.4-to-1.8/) to the one upgrade view.
+(function () {
+  const page = document.getElementById("rkb-not-found");
+  if (!page) return;
+  const root = page.dataset.root, address = window.location.pathname;
+  const path = address.startsWith(root) ? address.slice(root.length) : address.replace(/^\//, "");
+  const sections = Array.from(page.querySelectorAll(".rkb-not-found"));
+  // The longest language prefix the address starts with ("zh/" wins over the default "").
+  const current = sections
+    .filter((section) => path.startsWith(section.dataset.prefix))
+    .sort((a, b) => b.dataset.prefix.length - a.dataset.prefix.length)[0];
+  if (!current) return;
+  const pair = path.slice(current.dataset.prefix.length).match(/^changelog\/([^/]+)-to-([^/]+?)\/?(?:index\.html)?$/);
+  if (pair) {
+    const query = new URLSearchParams({ from: decodeURIComponent(pair[1]), to: decodeURIComponent(pair[2]) });
+    window.location.replace(root + current.dataset.prefix + page.dataset.upgrade + "?" + query);
+    return;
+  }
+  for (const section of sections) section.hidden = section !== current;
+  document.documentElement.lang = current.lang;
+  document.title = current.querySelector("h1").textContent;
+})();

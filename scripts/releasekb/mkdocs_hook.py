@@ -25,6 +25,7 @@ from mkdocs.structure.pages import Page
 from releasekb import progress
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
+from releasekb.render import not_found_page
 from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once
 
 
@@ -37,6 +38,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     lang = build_language(config)
     root_url = config.site_url or ""
     config.extra["releasekb_root_url"] = root_url  # before the Chinese build moves site_url to /zh/
+    config.extra["releasekb_not_found"] = not_found_page(root_url)  # read by docs/overrides/404.html
     try:
         generated = generate_once(data_dir, docs_root(config), root_url, lang)
     except DataError as error:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import jinja2
 from markupsafe import Markup
@@ -137,6 +138,36 @@ def pages(catalog: Catalog) -> list[Page]:
 def page_addresses(catalog: Catalog) -> set[str]:
     """The address of every page the site generates, redirects excepted ('releases/1.7/')."""
     return {page_url(page.path) for page in pages(catalog) if page.template != "redirect.md.j2"}
+
+
+def not_found_page(root_url: str) -> dict:
+    """What the 404 page (docs/overrides/404.html) needs. Static hosts answer every missing
+    address with the root 404.html, so it carries every language (its script shows the one of
+    the address) and absolute links from the site's root path."""
+    root = urlsplit(root_url).path or "/"
+    languages = []
+    for lang in LANGUAGES:
+        home = root + url_prefix(lang)
+        languages.append(
+            {
+                "lang": lang,
+                "prefix": url_prefix(lang),
+                "t": interface_strings(lang),
+                "home": home,
+                "search": home + page_url("features/index.md"),
+                "links": [
+                    (home + page_url(path), key)
+                    for path, key in (
+                        ("releases/index.md", "nav_releases"),
+                        ("features/index.md", "nav_features"),
+                        ("stability/index.md", "nav_stability"),
+                        ("changelog/index.md", "nav_changelog"),
+                        (UPGRADE_PATH, "not_found_upgrade"),
+                    )
+                ],
+            }
+        )
+    return {"root": root, "upgrade": page_url(UPGRADE_PATH), "languages": languages}
 
 
 @cache
