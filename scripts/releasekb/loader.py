@@ -4,10 +4,19 @@ PyYAML's safe loader silently keeps the last of two duplicate keys and turns `1.
 into the float 1.1. We therefore compose the node graph ourselves (with libyaml's C
 parser when present) and convert it by hand: duplicate keys become problems, every
 value and key keeps its line and column, and dates stay as the text the curator wrote.
+
+Files may come from anywhere, so reading is bounded before YAML sees them: a size limit,
+UTF-8 only (a byte-order mark and CRLF line ends are fine), no control characters. The
+node graph is composed from parser events here rather than by PyYAML's composer, so that
+anchors and aliases (which release data has no use for, and whose expansion is the
+"billion laughs" attack) are refused at the first one, and nesting stops at a fixed depth
+long before Python's recursion limit.
 """
 
 from __future__ import annotations
 
+import codecs
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +27,17 @@ from releasekb.problems import Problem
 
 YamlParser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _constructor = yaml.constructor.SafeConstructor()
+
+# The largest data file read; release files are a few KB, so this is far beyond any real one
+# and keeps every check of a hostile file within seconds. Documented in the README.
+MAX_FILE_BYTES = 1_000_000
+# Release data nests about six levels deep (document > features > entry > title > en).
+MAX_NESTING = 32
+# The largest real release file holds about 1,600 values (keys, texts, lists, mappings); the
+# cap bounds the time spent on, and the problems reported for, a file of many tiny values.
+MAX_VALUES = 10_000
+# What YAML 1.1 accepts as printable; anything else (NUL, other control characters) is refused.
+_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 # Path inside a document, e.g. ("features", 3, "stability").
 Location = tuple[str | int, ...]
@@ -65,8 +85,73 @@ def format_location(location: Location) -> str:
     return text or "(document)"
 
 
-def _mark(node: yaml.Node) -> Position:
+def _mark(node: yaml.Node | yaml.Event) -> Position:
     return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Refused(Exception):
+    """A construct the loader does not accept (alias, anchor, deep nesting, second document)."""
+
+    def __init__(self, event: yaml.Event, message: str):
+        super().__init__(message)
+        self.position = _mark(event)
+        self.message = message
+
+
+def _compose(parser: Any) -> yaml.Node | None:
+    """The document's node graph, built from parser events without recursion. Raises _Refused
+    at the first anchor or alias, at nesting deeper than MAX_NESTING, past MAX_VALUES values
+    and at a second document."""
+    parser.get_event()  # stream start
+    if parser.check_event(yaml.StreamEndEvent):
+        return None
+    parser.get_event()  # document start
+    root: yaml.Node | None = None
+    open_nodes: list[yaml.Node] = []  # the collections being filled, innermost last
+    pending_keys: list[yaml.Node | None] = []  # per open mapping: its key still waiting for a value
+    count = 0
+    while not parser.check_event(yaml.DocumentEndEvent):
+        event = parser.get_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise _Refused(
+                event,
+                "YAML anchors and aliases (&name, *name) are not supported in release data; write the value out",
+            )
+        if isinstance(event, yaml.CollectionEndEvent):
+            node = open_nodes.pop()
+            pending_keys.pop()
+            node.end_mark = event.end_mark
+            continue
+        count += 1
+        if count > MAX_VALUES:
+            raise _Refused(event, f"more than {MAX_VALUES:,} values in one file; no release needs that many")
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag in (None, "!"):
+                tag = parser.resolve(yaml.ScalarNode, event.value, event.implicit)
+            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        else:
+            kind = yaml.MappingNode if isinstance(event, yaml.MappingStartEvent) else yaml.SequenceNode
+            tag = event.tag if event.tag not in (None, "!") else parser.resolve(kind, None, event.implicit)
+            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        if not open_nodes:
+            root = node
+        elif isinstance(open_nodes[-1], yaml.SequenceNode):
+            open_nodes[-1].value.append(node)
+        elif pending_keys[-1] is None:
+            pending_keys[-1] = node
+        else:
+            open_nodes[-1].value.append((pending_keys[-1], node))
+            pending_keys[-1] = None
+        if isinstance(node, yaml.CollectionNode):
+            if len(open_nodes) >= MAX_NESTING:
+                raise _Refused(event, f"nested deeper than {MAX_NESTING} levels (release data needs far fewer)")
+            open_nodes.append(node)
+            pending_keys.append(None)
+    parser.get_event()  # document end
+    if not parser.check_event(yaml.StreamEndEvent):
+        raise _Refused(parser.peek_event(), "a second YAML document ('---'); a data file holds exactly one")
+    return root
 
 
 class _Converter:
@@ -111,7 +196,9 @@ class _Converter:
             return _constructor.construct_object(node, deep=True)
         except yaml.YAMLError:
             self._report(node, location, f"unsupported YAML tag '{node.tag}' (use plain values)")
-            return None
+        except ValueError:  # e.g. an integer of more digits than Python converts
+            self._report(node, location, f"'{node.value[:20]}...' is not a usable number (put text in quotes)")
+        return None
 
     def _report(self, node: yaml.Node, location: Location, message: str) -> None:
         pos = _mark(node)
@@ -120,19 +207,58 @@ class _Converter:
         )
 
 
-def load_document(path: Path, display_path: str | None = None) -> tuple[Document, list[Problem]]:
-    """Load one YAML file. Problems (syntax, duplicate keys, encoding) are returned, not raised."""
-    document = Document(path=path, display_path=display_path or str(path))
-    problems: list[Problem] = []
+def _position_at(text: str, index: int) -> Position:
+    """Line and column (1-based, in characters) of `text[index]`."""
+    line_start = text.rfind("\n", 0, index) + 1
+    return Position(text.count("\n", 0, index) + 1, index - line_start + 1)
+
+
+def _read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
+    """The file's text, or the problem that keeps it from being read as YAML."""
+    with path.open("rb") as file:
+        raw = file.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        size = path.stat().st_size
+        message = (
+            f"the file is {size:,} bytes; data files are limited to {MAX_FILE_BYTES:,} bytes (1 MB), "
+            "far more than any release needs (is this the file you meant?)"
+        )
+        return None, [Problem(display, 1, 1, "(document)", message)]
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark, as some Windows editors write, is fine
     except UnicodeDecodeError as error:
-        problems.append(Problem(document.display_path, 1, 1, "(document)", f"not UTF-8 text: {error.reason}"))
+        start = error.start + (len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0)
+        prefix = raw[len(raw) - len(raw.removeprefix(codecs.BOM_UTF8)) : start].decode("utf-8")
+        pos = _position_at(prefix, len(prefix))
+        byte = raw[start : start + 1].hex()
+        message = f"not UTF-8 text: byte 0x{byte} cannot be read as UTF-8 ({error.reason}); save the file as UTF-8"
+        return None, [Problem(display, pos.line, pos.column, "(document)", message)]
+    if bad := _NOT_PRINTABLE.search(text):
+        pos = _position_at(text, bad.start())
+        message = (
+            f"character U+{ord(bad.group()):04X} is not allowed in YAML "
+            "(control characters cannot appear even in quotes; remove it)"
+        )
+        return None, [Problem(display, pos.line, pos.column, "(document)", message)]
+    return text, []
+
+
+def load_document(path: Path, display_path: str | None = None) -> tuple[Document, list[Problem]]:
+    """Load one YAML file. Problems (size, encoding, syntax, anchors, nesting, duplicate keys)
+    are returned, not raised."""
+    document = Document(path=path, display_path=display_path or str(path))
+    text, problems = _read_text(path, document.display_path)
+    if text is None:
         return document, problems
-    document.first_line = text.split("\n", 1)[0].strip()
+    lines = text.splitlines()
+    document.first_line = lines[0].strip() if lines else ""
     parser = YamlParser(text)
     try:
-        node = parser.get_single_node()
+        node = _compose(parser)
+    except _Refused as refused:
+        line, column = refused.position.line, refused.position.column
+        problems.append(Problem(document.display_path, line, column, "(document)", refused.message))
+        return document, problems
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)

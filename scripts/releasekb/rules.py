@@ -62,6 +62,20 @@ def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
             )
 
 
+def one_file_per_version(data: ValidatedData) -> Iterator[Problem]:
+    """Two files for one release (a copy, or '1.01' next to '1.1') would make two pages compete
+    for one address and one place in every lifecycle."""
+    seen: dict[tuple, LoadedRelease] = {}
+    for release in data.releases:
+        number = tuple(int(p) if p.isdigit() else p for p in re.split(r"[.-]", release.record.version))
+        if (first := seen.setdefault(number, release)) is not release:
+            yield release.document.problem(
+                ("version",),
+                f"version '{release.record.version}' is the same release as {first.document.display_path} "
+                f"(version '{first.record.version}'): one file per release, remove or renumber one of them",
+            )
+
+
 def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
     """The first line tells editors (yaml-language-server) which JSON Schema to check with."""
     for release in data.releases:
@@ -274,6 +288,7 @@ def redirects_lead_to_pages(data: ValidatedData) -> Iterator[Problem]:
 
 RULES: tuple[Rule, ...] = (
     file_name_matches_version,
+    one_file_per_version,
     schema_is_referenced,
     scheme_labels_are_defined,
     ids_are_unique_in_release,

@@ -1,0 +1,245 @@
+"""Whatever bytes a data file holds, `releasekb validate` answers with located problems and
+exit status 1 (or accepts it), quickly and in bounded memory: never a traceback or a stall.
+
+One test per error class of the loader, each asserting the message, file:line:col and the
+exit status; the bounds are checked over a set of worst-case files of up to the size limit.
+"""
+
+from __future__ import annotations
+
+import codecs
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURE_RELEASES, fixture_data, line_of, run_validate
+from releasekb.cli import main
+from releasekb.loader import MAX_FILE_BYTES, MAX_NESTING, MAX_VALUES
+
+RELEASE = "1.1.yaml"
+
+
+def write_release(data: Path, content: bytes) -> Path:
+    path = data / RELEASE
+    path.write_bytes(content)
+    return path
+
+
+def the_problem(data: Path, capsys) -> str:
+    """The one problem reported, after checking the exit status."""
+    code, lines = run_validate(data, capsys)
+    assert code == 1, lines
+    assert lines[-1] == "1 problem found; nothing was built.", lines
+    return lines[0]
+
+
+# A 1 KB "billion laughs": nine levels of nine aliases each, 9**9 strings once expanded.
+BILLION_LAUGHS = b'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + b"".join(
+    b"%c: &%c [%s]\n" % (ord(name), ord(name), b", ".join([b"*" + bytes([ord(name) - 1])] * 9)) for name in "bcdefghi"
+)
+
+
+def test_billion_laughs_is_refused_at_the_first_anchor_without_expanding(tmp_path, capsys):
+    assert len(BILLION_LAUGHS) < 1024
+    data = fixture_data(tmp_path)
+    path = write_release(data, BILLION_LAUGHS)
+    started = time.perf_counter()
+    problem = the_problem(data, capsys)
+    assert time.perf_counter() - started < 2
+    assert problem == (
+        f"{path}:1:4: (document): YAML anchors and aliases (&name, *name) are not supported in release data; "
+        "write the value out"
+    )
+
+
+def test_an_alias_alone_is_refused_where_it_stands(tmp_path, capsys):
+    data = fixture_data(tmp_path, {RELEASE: [("scheme: stable-experimental", "scheme: *other")]})
+    line = line_of(data / RELEASE, "*other")
+    problem = the_problem(data, capsys)
+    assert problem.startswith(f"{data / RELEASE}:{line}:9: (document): YAML anchors and aliases")
+
+
+def test_deep_nesting_is_refused_fast_without_recursion_error(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = write_release(data, b"a: " + b"[" * 20_000 + b"]" * 20_000 + b"\n")
+    started = time.perf_counter()
+    problem = the_problem(data, capsys)
+    assert time.perf_counter() - started < 2
+    # the mapping is level 1, so the bracket that opens level MAX_NESTING + 1 is refused
+    column = len("a: ") + MAX_NESTING
+    message = f"nested deeper than {MAX_NESTING} levels (release data needs far fewer)"
+    assert problem == f"{path}:1:{column}: (document): {message}"
+
+
+def test_deep_block_nesting_is_refused_too(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    text = "".join("  " * depth + f"k{depth}:\n" for depth in range(200))
+    path = write_release(data, text.encode())
+    problem = the_problem(data, capsys)
+    assert problem.startswith(f"{path}:{MAX_NESTING + 1}:{2 * MAX_NESTING + 1}: (document): nested deeper than")
+
+
+@pytest.mark.parametrize("prefix", [codecs.BOM_UTF8, b""], ids=["bom", "no-bom"])
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\n"], ids=["crlf", "lf"])
+def test_byte_order_mark_and_crlf_are_accepted(tmp_path, capsys, prefix, line_end):
+    data = fixture_data(tmp_path)
+    for path in data.glob("*.yaml"):
+        path.write_bytes(prefix + path.read_bytes().replace(b"\n", line_end))
+    assert main(["--data", str(data), "validate"]) == 0
+    assert "no problems" in capsys.readouterr().out
+
+
+def test_positions_after_a_byte_order_mark_and_crlf_are_those_an_editor_shows(tmp_path, capsys):
+    data = fixture_data(tmp_path, {RELEASE: [("stability: stable", "stability: stabel")]})
+    line = line_of(data / RELEASE, "stabel")
+    path = data / RELEASE
+    path.write_bytes(codecs.BOM_UTF8 + path.read_bytes().replace(b"\n", b"\r\n"))
+    assert the_problem(data, capsys).startswith(f"{path}:{line}:16: features[0].stability: 'stabel' is not one of")
+
+
+def test_non_utf8_bytes_are_located(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = data / RELEASE
+    line = line_of(path, "Widgets keep their API")
+    path.write_bytes(path.read_bytes().replace(b"Widgets keep", b"Widg\xe9ts keep"))
+    problem = the_problem(data, capsys)
+    column = len("    summary: {en: Widg") + 1
+    assert problem == (
+        f"{path}:{line}:{column}: (document): not UTF-8 text: byte 0xe9 cannot be read as UTF-8 "
+        "(invalid continuation byte); save the file as UTF-8"
+    )
+
+
+def test_a_utf16_file_is_refused_as_not_utf8(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = data / RELEASE
+    path.write_bytes(path.read_text(encoding="utf-8").encode("utf-16"))
+    assert the_problem(data, capsys).startswith(f"{path}:1:1: (document): not UTF-8 text: byte 0xff")
+
+
+def test_control_characters_are_located(tmp_path, capsys):
+    data = fixture_data(tmp_path, {RELEASE: [("Widgets keep", "Widgets\x00 keep")]})
+    line = line_of(data / RELEASE, "Widgets\x00")
+    problem = the_problem(data, capsys)
+    assert problem == (
+        f"{data / RELEASE}:{line}:{len('    summary: {en: Widgets') + 1}: (document): character U+0000 is not "
+        "allowed in YAML (control characters cannot appear even in quotes; remove it)"
+    )
+
+
+def test_file_past_the_size_limit_is_refused_with_its_size(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = data / RELEASE
+    path.write_bytes(path.read_bytes() + b"#" * (MAX_FILE_BYTES - path.stat().st_size) + b"\n")
+    size = path.stat().st_size
+    assert size == MAX_FILE_BYTES + 1
+    assert the_problem(data, capsys) == (
+        f"{path}:1:1: (document): the file is {size:,} bytes; data files are limited to 1,000,000 bytes (1 MB), "
+        "far more than any release needs (is this the file you meant?)"
+    )
+
+
+def test_file_of_exactly_the_size_limit_is_read(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = data / RELEASE
+    path.write_bytes(path.read_bytes() + b"#" * (MAX_FILE_BYTES - path.stat().st_size - 1) + b"\n")
+    assert path.stat().st_size == MAX_FILE_BYTES
+    assert main(["--data", str(data), "validate"]) == 0, capsys.readouterr().err
+
+
+def test_too_many_values_are_refused_where_the_limit_is_passed(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = write_release(data, b"- x\n" * (MAX_VALUES + 10))
+    # the list itself is the first value, so item MAX_VALUES (line MAX_VALUES) is one too many
+    assert the_problem(data, capsys) == (
+        f"{path}:{MAX_VALUES}:3: (document): more than {MAX_VALUES:,} values in one file; no release needs that many"
+    )
+
+
+def test_a_second_document_is_refused(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    path = data / RELEASE
+    lines = path.read_text(encoding="utf-8").count("\n")
+    path.write_text(path.read_text(encoding="utf-8") + "---\nversion: '1.2'\n", encoding="utf-8")
+    assert the_problem(data, capsys) == (
+        f"{path}:{lines + 1}:1: (document): a second YAML document ('---'); a data file holds exactly one"
+    )
+
+
+def test_a_number_too_long_to_convert_is_a_problem(tmp_path, capsys):
+    data = fixture_data(tmp_path, {RELEASE: [("scheme: stable-experimental", "scheme: " + "9" * 5000)]})
+    line = line_of(data / RELEASE, "scheme: 999")
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert f"{data / RELEASE}:{line}:9: scheme: '99999999999999999999...' is not a usable number" in lines[0]
+
+
+def test_two_files_for_one_version_are_a_problem(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    copy = data / "1.01.yaml"
+    copy.write_text((data / RELEASE).read_text(encoding="utf-8").replace('"1.1"', '"1.01"'), encoding="utf-8")
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert f"{data / RELEASE}:2:10: version: version '1.1' is the same release as {copy} (version '1.01'): " in (
+        "\n".join(lines)
+    )
+
+
+def test_empty_release_folder_is_a_problem(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    for path in data.glob("[0-9]*.yaml"):
+        path.unlink()
+    assert the_problem(data, capsys) == f"{data}:1:1: (folder): no release files found (expected files like 1.7.yaml)"
+
+
+def test_missing_project_file_is_a_problem(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    (data / "project.yaml").unlink()
+    assert the_problem(data, capsys) == (
+        f"{data / 'project.yaml'}:1:1: (document): file not found: every data folder needs a project.yaml "
+        "with the vocabularies"
+    )
+
+
+def _worst_cases() -> dict[str, bytes]:
+    """Files of up to the size limit that are expensive to read in some way."""
+    limit = MAX_FILE_BYTES
+    release = (FIXTURE_RELEASES / RELEASE).read_bytes()
+    return {
+        "brackets": b"a: " + b"[" * (limit - 10),
+        "braces-and-commas": b"a: {" + b"x: [1, 2], " * ((limit - 10) // 11) + b"}",
+        "one-long-text": b"title: " + b"x" * (limit - 10),
+        "escapes": b'title: "' + b"\\u4e2d" * ((limit - 10) // 6) + b'"',
+        "many-keys": b"".join(b"k%06d: v\n" % i for i in range((limit - 10) // 11)),
+        "many-items": b"- x\n" * ((limit - 10) // 4),
+        "duplicate-keys": b"a: b\n" * ((limit - 10) // 5),
+        "many-bad-entries": release.replace(b"features:", b"features:\n" + b"  - {}\n" * ((limit - 2000) // 7)),
+        "huge-number": b"version: " + b"9" * (limit - 20),
+        "laughs": BILLION_LAUGHS * ((limit - 10) // len(BILLION_LAUGHS)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_worst_cases()))
+def test_any_file_up_to_the_limit_gets_located_problems_within_5_s_and_200_mb(tmp_path, capsys, name):
+    data = fixture_data(tmp_path)
+    content = _worst_cases()[name]
+    assert len(content) <= MAX_FILE_BYTES
+    path = write_release(data, content)
+    started = time.perf_counter()
+    tracemalloc.start()
+    try:
+        code, lines = run_validate(data, capsys)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    elapsed = time.perf_counter() - started  # with tracemalloc's own overhead: an upper bound
+    assert code == 1
+    assert elapsed < 5, f"{elapsed:.1f} s"
+    assert peak < 200 * 1024 * 1024, f"{peak / 2**20:.0f} MB"
+    problems = lines[:-1]
+    assert problems and all(line.startswith(f"{path}:") for line in problems), lines[:5]
+    for line in problems:
+        _, line_number, column, _ = line[len(str(path)) :].split(":", 3)
+        assert int(line_number) >= 1 and int(column) >= 1
