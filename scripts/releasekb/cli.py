@@ -1,4 +1,4 @@
-"""The `releasekb` command: validate, translations, schema, build, serve, bench, new.
+"""The `releasekb` command: validate, translations, schema, build, serve, bench, contract, new.
 
 Exit status: 0 success, 1 invalid data (or a failed build), 2 wrong usage.
 Data problems are printed one per line as `file:line:col: where: message`, never as a traceback.
@@ -104,6 +104,12 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_arguments(bench_command)
     bench_command.set_defaults(run=bench.main)
 
+    contract = command("contract", "print the URL contract: every address other sites may link to")
+    contract.add_argument(
+        "--check", type=Path, metavar="FILE", help="compare with a committed list (exit 1 when it differs)"
+    )
+    contract.set_defaults(run=_contract)
+
     new = command("new", "start a new release file from a commented skeleton")
     new.add_argument("version", help="the release's version, e.g. 1.8")
     new.set_defaults(run=_new)
@@ -194,6 +200,34 @@ def _schema(args) -> int:
             print(f"{path}: out of date; run `releasekb schema` to regenerate it", file=sys.stderr)
         return EXIT_INVALID
     return EXIT_OK
+
+
+def _contract(args) -> int:
+    from releasekb.catalog import build_catalog
+    from releasekb.contract import contract_text
+    from releasekb.validate import load_data
+
+    text = contract_text(build_catalog(load_data(args.data)))
+    if not args.check:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        committed = args.check.read_text(encoding="utf-8")
+    except OSError as error:
+        print(f"{args.check}: cannot read it ({error.strerror})", file=sys.stderr)
+        return EXIT_USAGE
+    if committed == text:
+        return EXIT_OK
+    old, new = set(committed.splitlines()), set(text.splitlines())
+    for address in sorted(old - new):
+        print(
+            f"{args.check}: {address}: no longer generated from {args.data} (a contract page was dropped)",
+            file=sys.stderr,
+        )
+    for address in sorted(new - old):
+        print(f"{args.check}: {address}: missing from the list", file=sys.stderr)
+    print(f"regenerate with `releasekb contract > {args.check}` if the change is intended", file=sys.stderr)
+    return EXIT_INVALID
 
 
 def _build(args) -> int:

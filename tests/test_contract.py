@@ -1,0 +1,105 @@
+"""The URL contract (tests/url_contract.txt): generated from the data, resolving in the built
+site (anchors included), and the README's URL table promising exactly its fixed part."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+from conftest import run_releasekb
+from releasekb.catalog import build_catalog
+from releasekb.contract import FIXED_ADDRESSES, contract_addresses, contract_text
+from releasekb.i18n import LANGUAGES, url_prefix
+from releasekb.validate import load_data
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = ROOT / "tests" / "url_contract.txt"
+REFRESH = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)"')
+
+
+def committed() -> list[str]:
+    return [line for line in CONTRACT.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+
+
+def test_committed_contract_is_what_the_data_generates():
+    expected = contract_text(build_catalog(load_data(ROOT / "releases")))
+    assert CONTRACT.read_text(encoding="utf-8") == expected, (
+        "tests/url_contract.txt differs from the data: run `releasekb contract > tests/url_contract.txt` "
+        "after adding data; a line that disappears is a page other sites may link to"
+    )
+
+
+def test_contract_covers_every_page_kind_in_every_language():
+    catalog = build_catalog(load_data(ROOT / "releases"))
+    addresses = set(committed())
+    for lang in LANGUAGES:
+        prefix = "/" + url_prefix(lang)
+        assert {prefix + f"releases/{r.version}/" for r in catalog.releases} <= addresses
+        assert {
+            prefix + f"releases/{e.release.version}/#{e.id}" for f in catalog.features.values() for e in f.entries
+        } <= addresses
+        assert {prefix + f"features/{feature_id}/" for feature_id in catalog.features} <= addresses
+        assert {prefix + f"stability/{key}/" for key in catalog.levels} <= addresses
+        assert {prefix + old for old in catalog.redirects} <= addresses
+        assert {prefix, prefix + "changelog/", prefix + "changelog/upgrade/?from=1.4&to=1.7"} <= addresses
+
+
+def test_dropping_a_release_is_reported_as_dropped_addresses(tmp_path):
+    """`releasekb contract --check` names what a data change took away (and exits 1)."""
+    catalog = build_catalog(load_data(ROOT / "releases"))
+    newest = catalog.latest.version
+    only_there = [f.id for f in catalog.features.values() if f.releases == [catalog.latest] and f.id != "torch-fft"]
+    data = tmp_path / "releases"
+    shutil.copytree(ROOT / "releases", data)
+    (data / f"{newest}.yaml").unlink()
+    result = run_releasekb(ROOT, "contract", "--data", str(data), "--check", str(CONTRACT))
+    assert result.returncode == 1, result.stderr
+    for prefix in ("/", "/zh/"):
+        assert f"{prefix}features/{only_there[0]}/: no longer generated" in result.stderr
+    assert "releasekb contract > " in result.stderr
+    assert run_releasekb(ROOT, "contract", "--check", str(CONTRACT)).returncode == 0
+
+
+def page_file(site: Path, path: str) -> Path:
+    """The file a static host serves for a site path ('/zh/releases/1.7/' -> zh/releases/1.7/index.html)."""
+    relative = path.lstrip("/")
+    return site / relative / "index.html" if not relative.endswith(".html") else site / relative
+
+
+def test_every_contract_address_resolves_in_the_built_site(real_site):
+    unresolved = []
+    for address in committed():
+        parts = urlsplit(address)
+        target = page_file(real_site, parts.path)
+        if not target.is_file():
+            unresolved.append(f"{address}: no page")
+            continue
+        text = target.read_text(encoding="utf-8")
+        if parts.fragment and f'id="{parts.fragment}"' not in text:
+            unresolved.append(f"{address}: no element with id {parts.fragment}")
+        refresh = REFRESH.search(text)
+        if refresh:  # a former address: where it sends the reader must exist too
+            moved = urlsplit(urljoin(parts.path, html.unescape(refresh.group(1))))
+            if not page_file(real_site, moved.path).is_file():
+                unresolved.append(f"{address}: redirects to a missing page {moved.path}")
+    assert not unresolved, "\n".join(unresolved)
+
+
+def readme_url_table() -> list[tuple[str, str]]:
+    """(English, Chinese) addresses of the README's URL scheme table."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## URL scheme", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "`" in line]
+    return [tuple(re.findall(r"`([^`]+)`", row)) for row in rows]
+
+
+def test_readme_url_table_is_the_fixed_part_of_the_contract():
+    rows = readme_url_table()
+    assert all(len(row) == 2 for row in rows), rows
+    assert [english for english, _ in rows] == list(FIXED_ADDRESSES)
+    assert all(chinese == "/zh" + english for english, chinese in rows), rows
+    addresses = set(contract_addresses(build_catalog(load_data(ROOT / "releases"))))
+    assert {address for row in rows for address in row} <= addresses
