@@ -264,22 +264,35 @@ def test_language_switcher_leads_to_the_same_page_in_chinese_and_back(tab):
 # --------------------------------------------------------------------------- 2. search
 
 
-def search(page, query: str) -> list[str]:
-    """Type into Material's search box key by key (it ignores fill()); return the result links
-    once the list has settled, so the results are those of the whole query, not a prefix."""
+def enter_search(page, query: str) -> None:
+    """Ask Material's search for `query` and wait for its answer to that query.
+
+    Typed key by key, every prefix is a query of its own (分 finds 分解), and the answer to a
+    prefix may be on screen when the results are read; Chinese characters, inserted without key
+    events, may not even send one. So the whole query goes in at once and one key press (End,
+    which types nothing) sends it: the worker never sees a prefix, and the result count replacing
+    the "type to start searching" text can only be the answer to the whole query."""
     box = page.locator(".md-search__input")
     box.click()
-    box.press_sequentially(query, delay=20)
-    results = page.locator(".md-search-result__list .md-search-result__item > a")
-    expect(results.first).to_be_visible()
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    last, unchanged = None, 0
-    while time.monotonic() < deadline and unchanged < 2:
-        page.wait_for_timeout(250)
-        hrefs = results.evaluate_all("links => links.map(a => a.href)")  # ?h= carries the terms
-        unchanged = unchanged + 1 if hrefs == last else 0
-        last = hrefs
-    return last
+    meta = page.locator(".md-search-result__meta")
+    expect(meta).not_to_have_text("")
+    placeholder = meta.text_content()
+    box.fill(query)
+    box.press("End")
+    page.wait_for_function(
+        """([query, placeholder]) =>
+            document.querySelector(".md-search__input").value === query &&
+            document.querySelector(".md-search-result__meta").textContent !== placeholder""",
+        arg=[query, placeholder],
+    )
+
+
+def search(page, query: str) -> list[str]:
+    """The result links (with Material's ?h= terms) of the whole query."""
+    enter_search(page, query)
+    return page.locator(".md-search-result__list .md-search-result__item > a").evaluate_all(
+        "links => links.map(a => a.href)"
+    )
 
 
 def test_chinese_search_finds_chinese_pages(tab):
@@ -306,13 +319,11 @@ def test_english_search_finds_the_torch_fft_feature(tab):
 
 
 def search_until_found(tab: Tab, query: str, expected_path: str) -> list[str]:
-    """Type `query` key by key and wait until the result list answers the whole query: it
+    """Search for `query` and wait until the result list answers the whole query: it
     links to `expected_path` and, for the words of an English query, highlights them all
     (Material's ?h= lists the matched terms; a prefix such as "torch.ff" highlights "ff").
     Returns the paths of every result then shown."""
-    box = tab.page.locator(".md-search__input")
-    box.click()
-    box.press_sequentially(query, delay=20)
+    enter_search(tab.page, query)
     words = [] if re.search(r"[\u4e00-\u9fff]", query) else re.split(r"[\s.]+", query.lower())
     tab.page.wait_for_function(
         """([path, words]) => [...document.querySelectorAll(
