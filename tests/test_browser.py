@@ -790,8 +790,9 @@ SAMPLE = [
 
 def is_material_sitemap_lookup(url: str) -> bool:
     """Material fetches `sitemap.xml` next to every <link rel=alternate> to map pages between
-    languages; mkdocs-static-i18n points those links at the page itself, so the lookup 404s on
-    every page (mkdocs-material#6582). Harmless: the switcher's links already lead to the same
+    languages; the releasekb hook points those links at the same page in each language (so they
+    work without JavaScript and tell search engines the page's translation), so the lookup
+    404s on every page (mkdocs-material#6582). Harmless: the switcher's links already lead to the same
     page, which test_language_switcher_leads_to_the_same_page_in_chinese_and_back checks."""
     return urlsplit(url).path.endswith("/sitemap.xml")
 
