@@ -26,7 +26,7 @@ from releasekb import progress
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import not_found_page
-from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once
+from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
 
 
 @event_priority(100)  # before the search plugin reads its configuration
@@ -48,14 +48,27 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         raise PluginError("invalid release data (problems listed above)") from None
     if root_url and lang != DEFAULT_LANGUAGE:
         config.site_url = urljoin(root_url, url_prefix(lang))  # canonical URLs under /zh/
-    search = config.plugins.get("search") or config.plugins.get("material/search")
-    if search is not None and "zh" in (search.config.lang or []):
-        import jieba  # loading its dictionary takes a second: only the Chinese build needs it
+    if _segment_chinese(config):
+        import jieba
 
         for word in generated.search_words:
             jieba.add_word(word)
     progress.start(lang)
     return config
+
+
+def _segment_chinese(config: MkDocsConfig) -> bool:
+    """Material's search plugin segments Han text with jieba whenever jieba is importable, in
+    every language's index. Only an index whose search `lang` has zh needs it; the English
+    one would load jieba's dictionary (over half a second) for the few Chinese names it
+    holds, which its English search cannot match anyway. Returns whether this build segments."""
+    enabled = searches_chinese(config)
+    import jieba
+    from material.plugins.search import plugin as material_search
+
+    if hasattr(material_search, "jieba"):  # the module global Material checks before segmenting
+        material_search.jieba = jieba if enabled else None
+    return enabled
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

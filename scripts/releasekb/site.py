@@ -129,6 +129,12 @@ def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> 
     return _generated
 
 
+def searches_chinese(config) -> bool:
+    """Whether this build's search index is for Chinese (its search `lang` has zh)."""
+    search = config.plugins.get("search") or config.plugins.get("material/search")
+    return search is not None and "zh" in (search.config.lang or [])
+
+
 def build_language(config) -> str:
     """The language of one MkDocs build: its Material `theme.language`."""
     return config.theme["language"]
@@ -154,20 +160,22 @@ def data_dir_of(config) -> Path:
     return Path(config.config_file_path).parent / config.extra.get("releasekb_data", "releases")
 
 
-def _warm_up() -> None:
-    """Run in each worker as it starts, while nothing waits for it: the imports and the
-    dictionary loads every build needs (jieba's alone takes over half a second)."""
+def _warm_up(config_file: str) -> None:
+    """Run in each language's worker as it starts: the imports, templates and dictionary
+    loads its builds need (jieba's alone takes over half a second, only for Chinese search)."""
     import logging
 
     import jieba
     import material.plugins.search.plugin  # noqa: F401
     import mkdocs.commands.build  # noqa: F401
+    from mkdocs.config import load_config
 
     from releasekb.render import compile_templates
 
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
     compile_templates()
+    if searches_chinese(load_config(config_file)):
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
 
 
 def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool) -> tuple[str, str] | None:
@@ -231,8 +239,8 @@ class SiteBuilder:
         self.counters = progress.shared_counters()
         progress.use(self.counters)  # inherited by the workers
         self._workers = {lang: ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) for lang in LANGUAGES}
-        for worker in self._workers.values():
-            worker.submit(_warm_up)
+        for lang, worker in self._workers.items():
+            worker.submit(_warm_up, str(self.configs[lang]))
 
         from mkdocs.config import load_config
 
