@@ -333,6 +333,7 @@ def search_until_found(tab: Tab, query: str, expected_path: str) -> list[str]:
             return url.pathname === path && words.every(w => terms.includes(w));
         })""",
         arg=[expected_path, words],
+        timeout=2 * TIMEOUT_MS,  # the first search also loads the index and starts the worker
     )
     links = tab.page.locator(".md-search-result__list .md-search-result__item > a")
     return [urlsplit(href).path for href in links.evaluate_all("links => links.map(a => a.href)")]
