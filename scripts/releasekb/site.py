@@ -16,6 +16,7 @@ serves the result with MkDocs' live-reload server.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -251,13 +252,15 @@ class SiteBuilder:
         """Build the site into a new folder beside site_dir and swap it in only on success,
         so a failed build (bad data, a strict-mode warning) leaves the previous site as it was."""
         site_dir = site_dir.resolve()
-        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
+        _clean_leftovers(site_dir)
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-staging-{os.getpid()}-", dir=site_dir.parent))
         try:
             if self._run({lang: staging / lang for lang in LANGUAGES}, dirty=False) is not True:
                 print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
                 return False
             for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
                 (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
+            _without_gzip_time(staging / DEFAULT_LANGUAGE)
             _swap(staging / DEFAULT_LANGUAGE, site_dir)
             return True
         finally:
@@ -289,7 +292,40 @@ class SiteBuilder:
             worker.shutdown(cancel_futures=True)
 
 
+def _without_gzip_time(site: Path) -> None:
+    """MkDocs stamps sitemap.xml.gz's gzip header with the build day; without it two builds of
+    the same sources are byte-identical whenever they run."""
+    for packed in site.rglob("sitemap.xml.gz"):
+        packed.write_bytes(gzip.compress(gzip.decompress(packed.read_bytes()), mtime=0))
+
+
+def _clean_leftovers(site_dir: Path) -> None:
+    """Undo what a build killed halfway (SIGKILL, power loss) left beside site_dir: its staging
+    folder (named with its process id, removed once that process is gone), and a previous site
+    moved aside by a swap that did not finish (put back)."""
+    previous = site_dir.with_name(f".{site_dir.name}-previous")
+    if previous.is_dir() and not site_dir.exists():
+        previous.rename(site_dir)
+    staging_name = re.compile(rf"\.{re.escape(site_dir.name)}-staging-([0-9]+)-.*")
+    for staging in site_dir.parent.iterdir():
+        if (match := staging_name.fullmatch(staging.name)) and not _process_alive(int(match[1])):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, under another user
+    return True
+
+
 def _swap(new: Path, site_dir: Path) -> None:
+    """Replace site_dir by new with two renames: at every moment either the previous site or the
+    new one is complete on disk (`_clean_leftovers` puts the previous back if we are killed
+    between the renames)."""
     previous = site_dir.with_name(f".{site_dir.name}-previous")
     shutil.rmtree(previous, ignore_errors=True)
     if site_dir.exists():

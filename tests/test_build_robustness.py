@@ -1,0 +1,145 @@
+"""Builds are deterministic and atomic: the same sources give byte-identical sites whatever the
+hash seed, locale, day and file creation order; a build killed halfway leaves the previous site
+complete, and the next build cleans up after it; `serve` keeps serving the last good site while
+the data is invalid and recovers on the next good save."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import FIXTURES, ROOT, copy_project
+from test_serve import fetch, serve, wait_for
+
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "RELEASEKB_SITE_URL": "https://kb.example.org/"}
+
+
+def releasekb(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "releasekb.cli", *args], cwd=project, capture_output=True, text=True, env=env or ENV
+    )
+
+
+def tree(site: Path) -> dict[str, str]:
+    """Every file of a site by its path, with the hash of its bytes."""
+    return {
+        path.relative_to(site).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(site.rglob("*"))
+        if path.is_file()
+    }
+
+
+def project_with_releases_created_in(target: Path, order: list[Path]) -> Path:
+    project = copy_project(target)
+    shutil.rmtree(project / "releases")
+    (project / "releases").mkdir()
+    for path in order:
+        shutil.copy(path, project / "releases" / path.name)
+    return project
+
+
+def test_two_builds_with_other_hash_seed_locale_day_and_file_order_are_byte_identical(tmp_path):
+    files = sorted((ROOT / "releases").iterdir())
+    sites = []
+    for name, order, variant in (
+        ("a", files, {"PYTHONHASHSEED": "1", "LC_ALL": "C", "LANG": "C", "SOURCE_DATE_EPOCH": "1700000000"}),
+        ("b", files[::-1], {"PYTHONHASHSEED": "4242", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}),
+    ):
+        project = project_with_releases_created_in(tmp_path / name, order)
+        result = releasekb(project, "build", env={**ENV, **variant})
+        assert result.returncode == 0, result.stderr
+        sites.append(tree(project / "site"))
+    first, second = sites
+    assert "sitemap.xml" in first and "sitemap.xml.gz" in first and "zh/sitemap.xml.gz" in first
+    assert b"https://kb.example.org/releases/1.7/" in (tmp_path / "a" / "site" / "sitemap.xml").read_bytes()
+    assert sorted(first) == sorted(second)
+    assert [path for path in first if first[path] != second[path]] == []
+
+
+def staging_folders(project: Path) -> list[Path]:
+    return sorted(project.glob(".site-staging-*"))
+
+
+def test_build_killed_halfway_leaves_the_previous_site_and_the_next_build_cleans_up(tmp_path):
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    assert releasekb(project, "build").returncode == 0
+    before = tree(project / "site")
+    release = project / "releases" / "1.1.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("小部件转为稳定}", "小部件已稳定}", 1), "utf-8")
+
+    build = subprocess.Popen(
+        [sys.executable, "-m", "releasekb.cli", "build"],
+        cwd=project,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the kill reaches the MkDocs workers too
+    )
+    try:
+        # halfway: the staging folder exists and MkDocs has begun writing pages into it
+        wait_for(lambda: any(p.is_file() for s in staging_folders(project) for p in s.rglob("*")), 120, "output")
+    finally:
+        os.killpg(build.pid, signal.SIGKILL)
+        build.wait(timeout=30)
+    assert build.returncode == -signal.SIGKILL
+    assert staging_folders(project), "the killed build left its staging folder"
+    assert tree(project / "site") == before
+
+    result = releasekb(project, "build")
+    assert result.returncode == 0, result.stderr
+    assert staging_folders(project) == []
+    assert not (project / ".site-previous").exists()
+    assert "小部件已稳定" in (project / "site" / "zh" / "releases" / "1.1" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_site_moved_aside_by_an_interrupted_swap_is_put_back(tmp_path):
+    """Killed between the two renames of the swap, a build leaves the previous site as
+    .site-previous; the next build puts it back even when that build fails."""
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    assert releasekb(project, "build").returncode == 0
+    before = tree(project / "site")
+    (project / "site").rename(project / ".site-previous")
+    release = project / "releases" / "1.1.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("stability: stable", "stability: stabel"), "utf-8")
+    result = releasekb(project, "build")
+    assert result.returncode == 1
+    assert "'stabel' is not one of stable, experimental" in result.stderr
+    assert tree(project / "site") == before
+
+
+def test_serve_keeps_the_last_good_site_while_the_data_is_invalid(tmp_path):
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    log = open(tmp_path / "serve.log", "w+")
+    process, base = serve(project, log)
+    try:
+        page = f"{base}/zh/releases/1.1/"
+        wait_for(lambda: "小部件转为稳定" in fetch(page), 90, "the first build")
+        release = project / "releases" / "1.1.yaml"
+        text = release.read_text(encoding="utf-8")
+        release.write_text(
+            text.replace("stability: stable", "stability: stabel").replace("小部件转为稳定}", "坏}", 1), "utf-8"
+        )
+
+        def reported() -> bool:
+            log.seek(0)
+            return "features[0].stability: 'stabel' is not one of stable, experimental" in log.read()
+
+        wait_for(reported, 60, "the problem to be reported")
+        # served at once, and still the last good page
+        started = time.monotonic()
+        shown = fetch(page)
+        assert time.monotonic() - started < 5
+        assert "小部件转为稳定" in shown and "坏" not in shown.split("<article", 1)[-1].split("</article>", 1)[0]
+
+        release.write_text(text.replace("小部件转为稳定}", "小部件已稳定}", 1), encoding="utf-8")
+        wait_for(lambda: "小部件已稳定" in fetch(page), 60, "the site to come back with the good save")
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
