@@ -11,10 +11,12 @@ tests must run, so they fail instead. RELEASEKB_CHROMIUM overrides the browser's
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
 import re
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -115,11 +117,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
-@pytest.fixture(scope="session")
-def base_url(chromium, real_site: Path) -> Iterator[str]:
-    """real_site served on 127.0.0.1 at a free port. Asks for the browser first, so a missing
-    browser skips before the site is built."""
-    handler = functools.partial(QuietHandler, directory=str(real_site))
+@contextlib.contextmanager
+def static_server(directory: Path) -> Iterator[str]:
+    """`directory` served on 127.0.0.1 at a free port, as a static host would."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -130,6 +131,14 @@ def base_url(chromium, real_site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def base_url(chromium, real_site: Path) -> Iterator[str]:
+    """real_site served on 127.0.0.1 at a free port. Asks for the browser first, so a missing
+    browser skips before the site is built."""
+    with static_server(real_site) as url:
+        yield url
 
 
 @dataclass
@@ -570,6 +579,56 @@ def test_former_version_parameter_still_filters_by_release(tab, lang):
     expect(page.locator('#rkb-filter select[name="release"]')).to_have_value("1.7")
     check_filtered(page, "beta", "1.7")
     assert query(page) == {"stability": ["beta"], "release": ["1.7"]}  # rewritten to today's name
+
+
+SHOWN_AT_ONCE = 300  # releasekb.js: matching rows shown before the reader asks for all
+
+
+def test_features_index_at_5000_rows_shows_the_first_matches_then_all(chromium, real_site, tmp_path):
+    """5,000 features: the real page with its rows repeated (each with its own word). Laying
+    out thousands of rows is slow, so the script shows the first matches and says how many."""
+    site = tmp_path / "site"
+    shutil.copytree(real_site, site)
+    index = site / "features" / "index.html"
+    html = index.read_text(encoding="utf-8")
+    rows = re.findall(r"<tr data-area.*?</tr>", html, re.S)
+    many = [rows[i % len(rows)].replace('data-text="', f'data-text="copy{i} ', 1) for i in range(5000)]
+    body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)
+    index.write_text(html[: body.start(1)] + "\n".join(many) + html[body.end(1) :], encoding="utf-8")
+    strings = interface_strings("en")
+    problems = Problems()
+    with static_server(site) as base:
+        context = new_context(chromium, base, problems)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/features/")
+            count, more = page.locator("#rkb-filter output"), page.locator("#rkb-filter button[name='more']")
+            expect(count).to_have_text(
+                strings["filter_count_limited"].format(matched=5000, total=5000, shown=SHOWN_AT_ONCE)
+            )
+            expect(more).to_be_visible()
+            assert len(shown_feature_ids(page)) == SHOWN_AT_ONCE
+
+            matching = sum("copy49" in f"copy{i} " for i in range(5000))  # 49, 490-499, 4900-4999
+            page.locator("#rkb-filter input[name='q']").fill("copy49")
+            expect(count).to_have_text(strings["filter_count"].format(shown=matching, total=5000))
+            expect(more).to_be_hidden()
+            assert len(shown_feature_ids(page)) == matching
+
+            # Sorted, the rows shown first are the first in the new order.
+            page.locator("#rkb-filter input[name='q']").fill("")
+            page.locator("#rkb-features th[data-sort='first'] button").click()
+            firsts = page.locator("#rkb-features").evaluate(
+                "t => Array.from(t.tBodies[0].rows, r => [Number(r.dataset.first), r.checkVisibility()])"
+            )
+            assert [first for first, visible in firsts if visible] == sorted(f for f, _ in firsts)[:SHOWN_AT_ONCE]
+
+            more.click()
+            expect(count).to_have_text(strings["filter_count"].format(shown=5000, total=5000))
+            assert len(shown_feature_ids(page)) == 5000
+            assert problems.page_errors == []
+        finally:
+            context.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)

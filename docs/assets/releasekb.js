@@ -16,9 +16,11 @@
 // can share and survives a reload; `version=` is the former name of `release=` and still works.
 // Built for thousands of rows: each row's text and sort keys are read once from its data
 // attributes (written from the catalog), filtering toggles rows in one pass, and sorting
-// re-appends the rows through one DocumentFragment. Material's instant loading is off, so
-// the script runs on every page load.
+// re-appends the rows through one DocumentFragment. Laying out thousands of table rows is
+// what takes time in the browser, so at most SHOWN_AT_ONCE matching rows are shown until the
+// reader asks for all. Material's instant loading is off, so the script runs on every page load.
 (function () {
+  const SHOWN_AT_ONCE = 300;
   const form = document.getElementById("rkb-filter");
   const table = document.getElementById("rkb-features");
   if (!form || !table) return;
@@ -33,6 +35,7 @@
     levels: row.dataset.stability.trim().split(" ").map((pair) => pair.split("=")),
     keys: { level: Number(row.dataset.level), first: Number(row.dataset.first), latest: Number(row.dataset.latest) },
   }));
+  let ordered = rows, showAll = false;
   // Columns sorted by their text (feature, area) get a numeric key once, when first sorted,
   // in the order of the page's language (pinyin for Chinese titles).
   const collator = new Intl.Collator(table.lang || undefined, { numeric: true });
@@ -71,14 +74,19 @@
     const terms = form.elements.q.value.toLowerCase().split(/\s+/).filter(Boolean);
     const stability = form.elements.stability.value, release = form.elements.release.value;
     const area = form.elements.area.value;
-    let shown = 0;
-    for (const r of rows) {
-      const visible = matches(r, terms, stability, release, area);
+    const limit = showAll ? Infinity : SHOWN_AT_ONCE;
+    let matched = 0, shown = 0;
+    for (const r of ordered) {
+      const match = matches(r, terms, stability, release, area);
+      if (match) matched += 1;
+      const visible = match && matched <= limit;
       if (r.row.hidden === visible) r.row.hidden = !visible;
       if (visible) shown += 1;
     }
     const output = form.elements.count;
-    output.textContent = output.dataset.template.replace("{shown}", shown).replace("{total}", rows.length);
+    output.textContent = (shown < matched ? output.dataset.limited : output.dataset.template)
+      .replace("{shown}", shown).replace("{matched}", matched).replace("{total}", rows.length);
+    form.elements.more.hidden = shown === matched;
   }
 
   function order() {
@@ -90,6 +98,8 @@
     const fragment = document.createDocumentFragment();
     for (const r of sorted) fragment.appendChild(r.row);
     body.appendChild(fragment);
+    ordered = sorted;
+    filter();  // the rows shown first follow the order
     for (const th of headers) {
       if (th.dataset.sort === sort.column) th.setAttribute("aria-sort", sort.descending ? "descending" : "ascending");
       else th.removeAttribute("aria-sort");
@@ -123,12 +133,16 @@
     });
   }
 
+  form.elements.more.addEventListener("click", () => {
+    showAll = true;
+    filter();
+  });
   form.hidden = false;
   form.addEventListener("input", () => { filter(); remember(); });
   form.addEventListener("change", () => { filter(); remember(); });
   form.addEventListener("submit", (event) => event.preventDefault());
-  filter();
   if (sort.column) order();
+  else filter();
   // Put q back (see above); old links now read ?release=.
   if (wanted.q || (wanted.release && params.has("version"))) remember();
 })();
