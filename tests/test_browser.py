@@ -916,3 +916,38 @@ def test_yaml_edit_reaches_an_open_browser_page(tmp_path, chromium, lang):
             context.close()
             process.terminate()
             process.wait(timeout=20)
+
+
+# --------------------------------------------------------------------------- machine-readable outputs
+
+
+def test_query_command_lists_the_same_features_as_the_sites_stability_filter(tab):
+    import json
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "releasekb.cli", "query", "--stability", "beta", "--format", "json"],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+    )
+    queried = [feature["id"] for feature in json.loads(result.stdout)["features"]]
+    assert queried, result.stderr
+    tab.open("/features/?stability=beta")
+    expect(tab.page.locator("#rkb-filter output")).to_contain_text(str(len(queried)))
+    assert sorted(shown_feature_ids(tab.page)) == sorted(queried)
+
+
+def test_a_badge_and_a_features_json_are_served_by_url(tab):
+    badge = tab.page.request.get(tab.base + "/badges/torch-fft.svg")
+    assert badge.ok and "svg" in badge.headers["content-type"]
+    assert "<title>torch.fft: Beta since 1.7</title>" in badge.text()
+    features = tab.page.request.get(tab.base + "/api/features.json")
+    assert features.ok
+    fft = next(f for f in features.json()["features"] if f["id"] == "torch-fft")
+    assert fft["urls"]["zh"] == "/zh/features/torch-fft/"
+    # the badge renders as an image in a page, as in a README on a code host
+    tab.page.set_content(f'<img id="b" src="{tab.base}/badges/torch-fft.svg">')
+    expect(tab.page.locator("#b")).to_have_js_property("complete", True)
+    assert tab.page.locator("#b").evaluate("img => img.naturalWidth") > 100

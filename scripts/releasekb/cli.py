@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from releasekb.engine import AUTO, ENGINES, EngineError, select
+from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from releasekb.problems import FORMATS, DataError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -103,6 +104,18 @@ def _parser() -> argparse.ArgumentParser:
     bench_command.description = bench.__doc__.split("\n\n")[0]
     bench.add_arguments(bench_command)
     bench_command.set_defaults(run=bench.main)
+
+    query = command("query", "list the features that match, from the YAML alone (exit 1 when none match)")
+    query.add_argument("--stability", default="", metavar="LEVEL", help="published at this level (e.g. beta)")
+    query.add_argument("--release", default="", metavar="VERSION", help="mentioned in this release (e.g. 1.7)")
+    query.add_argument("--area", default="", help="in this area (a key of project.yaml's areas)")
+    query.add_argument("--text", default="", help="words in the id, API names, titles or summaries")
+    query.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="language of texts and --text")
+    query.add_argument("--format", choices=("table", "json"), default="table", help="table (default) or json")
+    query.add_argument(
+        "--site-url", default="", help="make the JSON's page addresses absolute (as on a site built with that URL)"
+    )
+    query.set_defaults(run=_query)
 
     contract = command("contract", "print the URL contract: every address other sites may link to")
     contract.add_argument(
@@ -228,6 +241,32 @@ def _contract(args) -> int:
         print(f"{args.check}: {address}: missing from the list", file=sys.stderr)
     print(f"regenerate with `releasekb contract > {args.check}` if the change is intended", file=sys.stderr)
     return EXIT_INVALID
+
+
+def _query(args) -> int:
+    from releasekb.catalog import build_catalog
+    from releasekb.query import Query, print_json, print_table, run, unknown_values
+    from releasekb.validate import load_data
+
+    catalog = build_catalog(load_data(args.data))
+    query = Query(args.stability, args.release, args.area, args.text, args.lang)
+    problems = unknown_values(catalog, query)
+    if problems:
+        for problem in problems:
+            print(f"releasekb query: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    features = run(catalog, query)
+    if not features:
+        print("releasekb query: no feature matches", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        if args.format == "json":
+            print_json(catalog, features, args.site_url)
+        else:
+            print_table(features, args.lang)
+    except BrokenPipeError:  # `releasekb query | head`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OK
 
 
 def _build(args) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import sys
+from pathlib import Path
 from urllib.parse import urljoin
 
 import jinja2
@@ -22,7 +23,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from releasekb import progress
+from releasekb import progress, publish
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import not_found_page
@@ -134,6 +135,18 @@ def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dic
         for alternate in config.extra["alternate"]
     ]
     return context
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """The machine-readable outputs (JSON API, badges, objects.inv, feed) of this language."""
+    lang = build_language(config)
+    generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
+    for path, content in publish.outputs(generated.catalog, lang, config.extra["releasekb_root_url"]).items():
+        target = Path(config.site_dir) / path
+        if target.is_file() and target.read_bytes() == content:
+            continue  # unchanged: `serve` must not see a write
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:

@@ -27,12 +27,12 @@ import tempfile
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
 from releasekb import progress, translations
-from releasekb.catalog import build_catalog
+from releasekb.catalog import Catalog, build_catalog
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import render_language
@@ -80,15 +80,15 @@ def data_fingerprint(data_dir: Path) -> str:
 
 def generate(
     data: ValidatedData, docs_dir: Path, site_url: str = "", languages: Iterable[str] = LANGUAGES
-) -> dict[str, str]:
+) -> tuple[Catalog, dict[str, str]]:
     """Build the catalog from validated data and write every page of these languages.
-    Returns the pages written, {"en/releases/1.7.md": Markdown, ...}."""
+    Returns the catalog and the pages written, {"en/releases/1.7.md": Markdown, ...}."""
     catalog = build_catalog(data)
     pages = {
         f"{lang}/{path}": text for lang in languages for path, text in render_language(catalog, lang, site_url).items()
     }
     write_pages(pages, docs_dir, languages)
-    return pages
+    return catalog, pages
 
 
 def search_words(data: ValidatedData) -> list[str]:
@@ -109,6 +109,7 @@ class Generated:
     search_words: list[str]  # see search_words
     pages: frozenset[str]  # paths inside a language tree; every language has the same ones
     dropped_pages: bool = False  # pages generated before in this process are gone now
+    catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
 
 
 # The pages this process last generated: MkDocs calls the hook's on_config on every build,
@@ -123,10 +124,10 @@ def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> 
     key = (str(data_dir), str(docs_root), site_url, lang, data_fingerprint(data_dir))
     if _generated is None or _generated.key != key:
         data = load_data(data_dir)
-        pages = generate(data, docs_root, site_url, [lang])
+        catalog, pages = generate(data, docs_root, site_url, [lang])
         tree = frozenset(path.removeprefix(f"{lang}/") for path in pages)
         dropped = _generated is not None and _generated.key[:4] == key[:4] and not _generated.pages <= tree
-        _generated = Generated(key, search_words(data), tree, dropped)
+        _generated = Generated(key, search_words(data), tree, dropped, catalog)
     return _generated
 
 

@@ -1,0 +1,146 @@
+"""The machine-readable shape of the catalog: what `/api/*.json` serves and `releasekb query` prints.
+
+One function per record kind, so the site's JSON and the command line cannot drift apart. The
+shape is versioned (SCHEMA_VERSION) and described by the JSON Schema in api_schema.json, which
+the site publishes at /api/schema/v1.json. Every text is given in every language; levels are
+given as the release published them (label and scheme) and normalized (the label's key, and
+its rank: higher is more stable, null for unlabeled).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from releasekb.catalog import Catalog, Entry, Event, Feature, Level, Release
+from releasekb.i18n import LANGUAGES, url_prefix
+
+SCHEMA_VERSION = 1
+SCHEMA_FILE = Path(__file__).parent / "api_schema.json"
+SCHEMA_PATH = f"api/schema/v{SCHEMA_VERSION}.json"  # where the site publishes it
+
+
+def permanent_urls(site_url: str, path: str, anchor: str = "") -> dict[str, str]:
+    """{lang: address} of a page ("features/torch-fft/") in every language: absolute when the
+    site's address is known, else a path from the site root."""
+    root = site_url.rstrip("/") + "/" if site_url else "/"
+    return {lang: f"{root}{url_prefix(lang)}{path}" + (f"#{anchor}" if anchor else "") for lang in LANGUAGES}
+
+
+def level_record(level: Level | None) -> dict | None:
+    if level is None:
+        return None
+    return {"key": level.key, "rank": level.rank, "name": dict(level.name)}
+
+
+def entry_record(entry: Entry, site_url: str) -> dict:
+    """What one release says about a feature or change."""
+    return {
+        "release": entry.release.version,
+        "kind": entry.kind,
+        "is_change": entry.is_change,
+        "scheme": entry.release.scheme,
+        "level": level_record(entry.level),
+        "title": dict(entry.title),
+        "summary": dict(entry.summary),
+        "migration": dict(entry.migration) if entry.migration else None,
+        "apis": list(entry.apis),
+        "links": [{"kind": link.kind, "url": link.url} for link in entry.links],
+        "urls": permanent_urls(site_url, f"releases/{entry.release.version}/", entry.id),
+    }
+
+
+def feature_record(feature: Feature, site_url: str) -> dict:
+    since = feature.level_since
+    return {
+        "id": feature.id,
+        "title": dict(feature.title),
+        "area": {"key": feature.area.key, "name": dict(feature.area.name)},
+        "level": level_record(feature.level),
+        "level_since": since.version if since else None,
+        "first_release": feature.first.release.version,
+        "latest_release": feature.latest.release.version,
+        "removed_in": feature.removed_in.version if feature.removed_in else None,
+        "part_of": feature.parent.id if feature.parent else None,
+        "aliases": feature.aliases,
+        "apis": feature.apis,
+        "urls": permanent_urls(site_url, f"features/{feature.id}/"),
+        "entries": [entry_record(entry, site_url) for entry in feature.entries],
+    }
+
+
+def release_record(release: Release, site_url: str) -> dict:
+    return {
+        "version": release.version,
+        "date": release.date,
+        "scheme": release.scheme,
+        "title": dict(release.title),
+        "summary": dict(release.summary),
+        "sources": [{"kind": s.kind, "lang": s.lang, "url": s.url} for s in release.sources],
+        "urls": permanent_urls(site_url, f"releases/{release.version}/"),
+        "features": [entry.id for entry in release.features],
+        "changes": [entry.id for entry in release.changes],
+    }
+
+
+def event_record(event: Event, site_url: str) -> dict:
+    return {
+        "release": event.release.version,
+        "kind": event.kind,
+        "feature": event.feature.id,
+        "before": level_record(event.before),
+        "after": level_record(event.after),
+        "title": dict(event.entry.title),
+        "urls": permanent_urls(site_url, f"releases/{event.release.version}/", event.entry.id),
+    }
+
+
+def _document(catalog: Catalog, **content) -> dict:
+    return {"schema_version": SCHEMA_VERSION, "product": dict(catalog.product_name), **content}
+
+
+def features_document(catalog: Catalog, features: list[Feature], site_url: str) -> dict:
+    return _document(catalog, features=[feature_record(f, site_url) for f in features])
+
+
+def release_document(catalog: Catalog, release: Release, site_url: str) -> dict:
+    return _document(catalog, release=release_record(release, site_url))
+
+
+def releases_document(catalog: Catalog, site_url: str) -> dict:
+    return _document(catalog, releases=[release_record(r, site_url) for r in catalog.releases])
+
+
+def changelog_document(catalog: Catalog, site_url: str) -> dict:
+    """Every changelog event, newest release first, in changelog order within a release."""
+    return _document(
+        catalog, events=[event_record(ev, site_url) for r in catalog.releases_newest_first for ev in r.events]
+    )
+
+
+def to_json(document: dict) -> bytes:
+    """Deterministic JSON: the same catalog always gives the same bytes."""
+    return (json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def schema() -> dict:
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def matches(
+    feature: Feature, *, stability: str = "", release: str = "", area: str = "", text: str = "", lang: str
+) -> bool:
+    """The features index's filter (docs/assets/releasekb.js `matches`), for `releasekb query`:
+    a feature matches a level when a release published it at that level (that release, when
+    one is chosen); every word of `text` must occur in its id, API names, titles or summaries."""
+    if area and feature.area.key != area:
+        return False
+    if release and release not in {r.version for r in feature.releases}:
+        return False
+    if stability and not any(
+        e.level is not None and e.level.key == stability and (not release or e.release.version == release)
+        for e in feature.entries
+    ):
+        return False
+    haystack = feature.filter_text(lang)
+    return all(word in haystack for word in text.lower().split())

@@ -1,0 +1,180 @@
+"""Machine-readable outputs other sites and tools link to, written beside each language's pages.
+
+`outputs(catalog, lang, site_url)` returns {path inside that language's site: bytes}; the MkDocs
+hook writes them after each language's build (so `build` and `serve` both have them):
+- the JSON API (default language only, every text in every language): /api/features.json,
+  /api/releases.json, /api/releases/<version>.json, /api/changelog.json and its JSON Schema;
+- a badge per feature, /badges/<id>.svg (and /zh/badges/<id>.svg): current level and since when;
+- an intersphinx inventory, /objects.inv (and /zh/objects.inv), written with sphobjinv;
+- an Atom feed of releases, /feed.xml (and /zh/feed.xml), written with feedgen.
+Everything is deterministic: the same data gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import unicodedata
+
+from releasekb import api
+from releasekb.catalog import Catalog, Feature
+from releasekb.i18n import DEFAULT_LANGUAGE, interface_strings
+
+# Badge colours by the level's place among the project's labels (most stable first), so any
+# project's scheme gets sensible colours: green, blue, orange, then grey for unlabeled.
+_LEVEL_COLOURS = ("#2e7d32", "#1565c0", "#e65100", "#6a1b9a")
+_UNLABELED_COLOUR, _REMOVED_COLOUR, _LABEL_COLOUR = "#616161", "#c62828", "#455a64"
+
+
+def outputs(catalog: Catalog, lang: str, site_url: str) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    if lang == DEFAULT_LANGUAGE:
+        files.update(api_files(catalog, site_url))
+    files.update({f"badges/{feature.id}.svg": badge(feature, lang) for feature in catalog.features.values()})
+    files["objects.inv"] = inventory(catalog, lang)
+    files["feed.xml"] = feed(catalog, lang, site_url)
+    return files
+
+
+def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
+    files = {
+        "api/features.json": api.to_json(api.features_document(catalog, list(catalog.features.values()), site_url)),
+        "api/releases.json": api.to_json(api.releases_document(catalog, site_url)),
+        "api/changelog.json": api.to_json(api.changelog_document(catalog, site_url)),
+        api.SCHEMA_PATH: api.to_json(api.schema()),
+    }
+    for release in catalog.releases:
+        files[f"api/releases/{release.version}.json"] = api.to_json(api.release_document(catalog, release, site_url))
+    return files
+
+
+# --------------------------------------------------------------------------- badges
+
+
+def badge_label(feature: Feature) -> str:
+    """The badge's left half: the feature's first API name (what README readers recognise),
+    else its id."""
+    return feature.apis[0] if feature.apis else feature.id
+
+
+def badge_status(feature: Feature, lang: str) -> str:
+    t = interface_strings(lang)
+    if feature.removed_in:
+        return t["badge_removed"].format(version=feature.removed_in.version)
+    if feature.level is None:
+        return t["badge_changes"]
+    since = feature.level_since
+    return t["badge_since"].format(level=feature.level.name[lang], version=since.version if since else "")
+
+
+def badge_colour(feature: Feature) -> str:
+    if feature.removed_in:
+        return _REMOVED_COLOUR
+    level = feature.level
+    if level is None or level.rank is None:
+        return _UNLABELED_COLOUR
+    levels = feature.first.release.catalog.levels.values()
+    ranked = sorted({lv.rank for lv in levels if lv.rank is not None}, reverse=True)
+    return _LEVEL_COLOURS[min(ranked.index(level.rank), len(_LEVEL_COLOURS) - 1)]
+
+
+def _text_width(text: str) -> int:
+    """Approximate width in pixels at 11px Verdana: wide (CJK) characters count double."""
+    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text) + 10
+
+
+def badge(feature: Feature, lang: str) -> bytes:
+    """A flat two-part badge like the ones code hosts show in READMEs, with a <title> for
+    screen readers and tooltips."""
+    label, status = badge_label(feature), badge_status(feature, lang)
+    left, right = _text_width(label), _text_width(status)
+    width = left + right
+    title = html.escape(f"{label}: {status}")
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" aria-label="{title}">'
+        f"<title>{title}</title>"
+        f'<rect width="{left}" height="20" fill="{_LABEL_COLOUR}"/>'
+        f'<rect x="{left}" width="{right}" height="20" fill="{badge_colour(feature)}"/>'
+        '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+        f'<text x="{left / 2:g}" y="14">{html.escape(label)}</text>'
+        f'<text x="{left + right / 2:g}" y="14">{html.escape(status)}</text>'
+        "</g></svg>\n"
+    )
+    return svg.encode("utf-8")
+
+
+# --------------------------------------------------------------------------- intersphinx
+
+
+def inventory_name(kind: str, key: str) -> str:
+    """Inventory names: `feature-<id>` and `release-<version>` (Sphinx labels are lowercase)."""
+    return f"{kind}-{key}".lower()
+
+
+def inventory(catalog: Catalog, lang: str) -> bytes:
+    """A Sphinx inventory (objects.inv, as `std:label` entries) of every feature and release,
+    so Sphinx (intersphinx) and mkdocstrings (autorefs) projects can cross-reference them."""
+    import sphobjinv
+
+    inv = sphobjinv.Inventory()
+    inv.project = catalog.site_name[lang]
+    inv.version = catalog.latest.version
+    for release in catalog.releases:
+        inv.objects.append(
+            sphobjinv.DataObjStr(
+                name=inventory_name("release", release.version),
+                domain="std",
+                role="label",
+                priority="-1",
+                uri=f"releases/{release.version}/",
+                dispname=f"{catalog.product_name[lang]} {release.version}",
+            )
+        )
+    for feature in catalog.features.values():
+        inv.objects.append(
+            sphobjinv.DataObjStr(
+                name=inventory_name("feature", feature.id),
+                domain="std",
+                role="label",
+                priority="-1",
+                uri=f"features/{feature.id}/",
+                dispname=feature.title[lang],
+            )
+        )
+    return sphobjinv.compress(inv.data_file(contract=True))
+
+
+# --------------------------------------------------------------------------- feed
+
+
+def _date(text: str) -> datetime.datetime:
+    """A release date ("2020-10-27", or "2017-08" when only the month is known) as a UTC time."""
+    parts = [int(p) for p in text.split("-")] + [1]
+    return datetime.datetime(parts[0], parts[1], parts[2], tzinfo=datetime.UTC)
+
+
+def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
+    """An Atom feed of the releases (newest first) in one language."""
+    from feedgen.feed import FeedGenerator
+
+    t = interface_strings(lang)
+    home = api.permanent_urls(site_url, "")[lang]
+    generator = FeedGenerator()
+    generator.id(home)
+    generator.title(catalog.site_name[lang])
+    generator.subtitle(t["feed_subtitle"].format(product=catalog.product_name[lang]))
+    generator.language(lang)
+    generator.link(href=home, rel="alternate")
+    generator.link(href=f"{home}feed.xml", rel="self")
+    generator.updated(_date(catalog.latest.date))
+    generator.generator("ReleaseKB")
+    for release in catalog.releases:  # feedgen puts the last added entry first
+        url = api.permanent_urls(site_url, f"releases/{release.version}/")[lang]
+        entry = generator.add_entry()
+        entry.id(url)
+        entry.title(f"{catalog.product_name[lang]} {release.version}: {release.title[lang]}")
+        entry.link(href=url)
+        entry.summary(release.summary[lang])
+        entry.published(_date(release.date))
+        entry.updated(_date(release.date))
+    return generator.atom_str(pretty=True)

@@ -1,0 +1,81 @@
+"""`releasekb query`: the features index's filter from the YAML alone, no site needed.
+
+The filter is the site's (api.matches) and the JSON is the site's API shape (api.py), so a
+script reading `releasekb query --format json` and one reading /api/features.json agree.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from releasekb import api
+from releasekb.catalog import Catalog, Feature
+
+
+@dataclass(frozen=True)
+class Query:
+    stability: str = ""
+    release: str = ""
+    area: str = ""
+    text: str = ""
+    lang: str = "en"
+
+
+def unknown_values(catalog: Catalog, query: Query) -> list[str]:
+    """Usage problems: values the catalog does not know, with the ones it does."""
+    problems = []
+    for option, value, known in (
+        ("--stability", query.stability, list(catalog.levels)),
+        ("--release", query.release, [r.version for r in catalog.releases]),
+        ("--area", query.area, list(catalog.areas)),
+    ):
+        if value and value not in known:
+            problems.append(f"{option}: unknown value {value!r} (one of: {', '.join(known)})")
+    return problems
+
+
+def run(catalog: Catalog, query: Query) -> list[Feature]:
+    return [
+        feature
+        for feature in catalog.features.values()
+        if api.matches(
+            feature,
+            stability=query.stability,
+            release=query.release,
+            area=query.area,
+            text=query.text,
+            lang=query.lang,
+        )
+    ]
+
+
+def print_json(catalog: Catalog, features: list[Feature], site_url: str) -> None:
+    sys.stdout.buffer.write(api.to_json(api.features_document(catalog, features, site_url)))
+    sys.stdout.flush()
+
+
+def print_table(features: list[Feature], lang: str) -> None:
+    rows = [("id", "level", "since", "area", "title")]
+    for feature in features:
+        since = feature.level_since
+        rows.append(
+            (
+                feature.id,
+                feature.level.name[lang] if feature.level else "-",
+                since.version if since else "-",
+                feature.area.name[lang],
+                feature.title[lang],
+            )
+        )
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        cells = [cell + " " * (width - _width(cell)) for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[-1]]))
+
+
+def _width(text: str) -> int:
+    """Columns a text takes on a terminal: Chinese characters take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
