@@ -332,9 +332,11 @@ def plain_project(root: Path, target: Path, pages: dict[str, str]) -> list[Path]
         text = config.read_text(encoding="utf-8")
         text = re.sub(r"^hooks:\n(?:[ \t]+-.*\n)+", "", text, flags=re.M)
         text = re.sub(r"^strict: true$", "strict: false", text, flags=re.M)
+        # plain Material: the project's theme overrides read what the hook provides
+        text = re.sub(r"^[ \t]+custom_dir:.*\n", "", text, flags=re.M)
         (target / config.name).write_text(text, encoding="utf-8")
     for item in (root / "docs").iterdir():
-        if item.is_dir() and item.name not in LANGUAGES:
+        if item.is_dir() and item.name not in (*LANGUAGES, "overrides"):
             shutil.copytree(item, target / "docs" / item.name)
     for path, markdown in pages.items():
         page = target / "docs" / path
