@@ -243,3 +243,14 @@ def test_any_file_up_to_the_limit_gets_located_problems_within_5_s_and_200_mb(tm
     for line in problems:
         _, line_number, column, _ = line[len(str(path)) :].split(":", 3)
         assert int(line_number) >= 1 and int(column) >= 1
+
+
+@pytest.mark.parametrize("content, line", [("null", 2), ("~", 2), ("---", 3)])
+def test_a_release_file_of_only_null_is_a_problem_not_dropped(tmp_path, capsys, content, line):
+    """Found by the property tests: such a file was silently left out of the site."""
+    data = fixture_data(tmp_path)
+    path = write_release(data, f"# yaml-language-server: $schema=release.schema.json\n{content}\n".encode())
+    assert (
+        the_problem(data, capsys)
+        == f"{path}:{line}:1: (document): expected a mapping (key: value), got nothing (an empty value)"
+    )

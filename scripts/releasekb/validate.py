@@ -199,8 +199,9 @@ def _load_record(
 ):
     document, load_problems = load_document(path, display_path(path))
     problems.extend(load_problems)
-    if document.data is None:
+    if document.data is None and load_problems:
         return document, None  # unreadable; a duplicate key alone still lets us check the rest
+    # a file holding only `null` or `~` goes on to the model: "expected a mapping", never dropped
     left = placeholder_locations(document.data) if placeholders else []
     problems.extend(document.problem(location, _placeholder_message(location)) for location in left)
     try:
