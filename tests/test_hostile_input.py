@@ -254,3 +254,39 @@ def test_a_release_file_of_only_null_is_a_problem_not_dropped(tmp_path, capsys, 
         the_problem(data, capsys)
         == f"{path}:{line}:1: (document): expected a mapping (key: value), got nothing (an empty value)"
     )
+
+
+@pytest.mark.parametrize(
+    "value, tag",
+    [
+        ("!!python/object/apply:os.system [ls]", "tag:yaml.org,2002:python/object/apply:os.system"),
+        ("!!python/name:os.system ''", "tag:yaml.org,2002:python/name:os.system"),
+        ("!!set {a, b}", "tag:yaml.org,2002:set"),
+    ],
+)
+def test_python_and_other_tags_are_refused_where_they_stand(tmp_path, capsys, value, tag):
+    data = fixture_data(tmp_path, {RELEASE: [("scheme: stable-experimental", f"scheme: {value}")]})
+    line = line_of(data / RELEASE, "scheme: !!")
+    problem = the_problem(data, capsys)
+    assert problem == f"{data / RELEASE}:{line}:9: scheme: unsupported YAML tag '{tag}' (use plain values)"
+
+
+def test_yaml_syntax_error_is_located(tmp_path, capsys):
+    data = fixture_data(tmp_path, {RELEASE: [("scheme: stable-experimental", "scheme: [stable")]})
+    line = line_of(data / RELEASE, "scheme: [stable")
+    problem = the_problem(data, capsys)
+    assert problem == (
+        f"{data / RELEASE}:{line + 1}:6: (document): YAML syntax: while parsing a flow sequence "
+        "did not find expected ',' or ']'"
+    )
+
+
+def test_an_id_in_several_releases_needs_a_name(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    copy = data / "1.2.yaml"
+    copy.write_text((data / RELEASE).read_text(encoding="utf-8").replace('"1.1"', '"1.2"'), encoding="utf-8")
+    line = line_of(data / RELEASE, "id: crash-on-empty-file")
+    assert the_problem(data, capsys) == (
+        f"{data / RELEASE}:{line}:9: features[1].id: 'crash-on-empty-file' appears in 1.1, 1.2: "
+        "give one of its entries a `name` (the feature's own name in en and zh) for its feature page"
+    )

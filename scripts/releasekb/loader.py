@@ -154,6 +154,9 @@ def _compose(parser: Any) -> yaml.Node | None:
     return root
 
 
+_PLAIN_COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
 class _Converter:
     def __init__(self, document: Document, problems: list[Problem]):
         self.document = document
@@ -161,6 +164,9 @@ class _Converter:
 
     def convert(self, node: yaml.Node, location: Location) -> Any:
         self.document.values[location] = _mark(node)
+        if isinstance(node, yaml.CollectionNode) and node.tag not in _PLAIN_COLLECTION_TAGS:
+            self._report(node, location, f"unsupported YAML tag '{node.tag}' (use plain values)")
+            return None
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, location)
         if isinstance(node, yaml.SequenceNode):

@@ -207,8 +207,10 @@ def _load_record(
     try:
         record = model.model_validate(document.data, context=context_for(document.data))
     except ValidationError as error:
-        # a placeholder is reported once, as such, not also as a malformed date or slug
-        problems.extend(p for p in shape_problems(error, document, model) if p.where not in map(format_location, left))
+        # a placeholder (or a value the loader refused, such as a tag) is reported once, as
+        # such, not also as a malformed date or a missing text
+        reported = {*map(format_location, left), *(p.where for p in load_problems)}
+        problems.extend(p for p in shape_problems(error, document, model) if p.where not in reported)
         return document, None
     return (document, None) if left else (document, record)
 
