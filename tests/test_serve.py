@@ -89,3 +89,42 @@ def test_yaml_edit_appears_without_restart(served_project):
     wait_for(reported, 60, "the problem to be reported")
     release.write_text(text.replace("zh: 读取空文件不再崩溃}", "zh: 空文件不再导致崩溃}"), encoding="utf-8")
     wait_for(lambda: "空文件不再导致崩溃" in fetch(page_url), 60, "the site to come back")
+
+
+def children_of(pid: int) -> list[int]:
+    """Process ids whose parent is `pid` (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass  # the process ended while we looked
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to see the worker processes")
+def test_sigterm_stops_serve_and_its_language_workers(tmp_path):
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log)
+        try:
+            wait_for(lambda: "<h1" in fetch(base + "/"), 120, "the first build to be served")
+            workers = children_of(process.pid)
+            assert workers, "serve builds each language in a worker process"
+            process.terminate()
+            assert process.wait(timeout=60) != 0
+            wait_for(lambda: not any(alive(pid) for pid in workers), 30, "the workers to end with serve")
+        finally:
+            if process.poll() is None:
+                process.kill()

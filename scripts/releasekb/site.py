@@ -22,8 +22,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -335,9 +337,18 @@ def _swap(new: Path, site_dir: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
+def _exit_on_sigterm() -> None:
+    """Let SIGTERM (`kill`, a service manager, a test harness) end the command the way Ctrl-C
+    does, so the `finally` blocks run: the language workers are shut down and temporary
+    folders removed, instead of workers left running without their parent."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
 def build_site(config_file: str, site_dir: Path) -> bool:
     """`releasekb build`: the whole site into site_dir, replaced only on success."""
     start = time.perf_counter()
+    _exit_on_sigterm()
     builder = SiteBuilder(config_file)
     try:
         if not builder.build_into(site_dir):
@@ -355,6 +366,7 @@ def serve_site(config_file: str, dev_addr: str) -> None:
 
     from mkdocs.livereload import LiveReloadServer
 
+    _exit_on_sigterm()
     builder = SiteBuilder(config_file, strict=False)
     host, _, port = dev_addr.rpartition(":")
     served = Path(tempfile.mkdtemp(prefix="releasekb-serve-")) / "site"
