@@ -44,7 +44,10 @@ def test_contract_covers_every_page_kind_in_every_language():
         assert {prefix + f"features/{feature_id}/" for feature_id in catalog.features} <= addresses
         assert {prefix + f"stability/{key}/" for key in catalog.levels} <= addresses
         assert {prefix + old for old in catalog.redirects} <= addresses
+        assert {prefix + f"badges/{feature_id}.svg" for feature_id in catalog.features} <= addresses
+        assert {prefix + "objects.inv", prefix + "feed.xml"} <= addresses
         assert {prefix, prefix + "changelog/", prefix + "changelog/upgrade/?from=1.4&to=1.7"} <= addresses
+    assert {f"/api/releases/{r.version}.json" for r in catalog.releases} | {"/api/features.json"} <= addresses
 
 
 def test_dropping_a_release_is_reported_as_dropped_addresses(tmp_path):
@@ -64,9 +67,10 @@ def test_dropping_a_release_is_reported_as_dropped_addresses(tmp_path):
 
 
 def page_file(site: Path, path: str) -> Path:
-    """The file a static host serves for a site path ('/zh/releases/1.7/' -> zh/releases/1.7/index.html)."""
+    """The file a static host serves for a site path: '/zh/releases/1.7/' -> zh/releases/1.7/index.html,
+    '/badges/torch-fft.svg' -> that file."""
     relative = path.lstrip("/")
-    return site / relative / "index.html" if not relative.endswith(".html") else site / relative
+    return site / relative if relative and not relative.endswith("/") else site / relative / "index.html"
 
 
 def test_every_contract_address_resolves_in_the_built_site(real_site):
@@ -77,6 +81,8 @@ def test_every_contract_address_resolves_in_the_built_site(real_site):
         if not target.is_file():
             unresolved.append(f"{address}: no page")
             continue
+        if target.suffix != ".html":
+            continue  # a published file (JSON, SVG, objects.inv, feed): it exists
         text = target.read_text(encoding="utf-8")
         if parts.fragment and f'id="{parts.fragment}"' not in text:
             unresolved.append(f"{address}: no element with id {parts.fragment}")

@@ -3,14 +3,16 @@
 It is a fixed part (the sections, and the examples the README's URL table promises) plus a
 part generated from the data (every release, every feature inside each release, every
 feature, every former feature id, every stability level, every former address listed under
-`redirects:` in project.yaml), in every language. `releasekb contract` prints it; the list is
-committed as tests/url_contract.txt, and the tests check that it equals what the data
-generates (so a page cannot silently disappear) and that every address resolves in the
-built site, anchors included.
+`redirects:` in project.yaml), in every language, and the machine-readable files the site
+publishes (JSON API, badges, objects.inv, feeds: publish.outputs is their one list).
+`releasekb contract` prints it; the list is committed as tests/url_contract.txt, and the
+tests check that it equals what the data generates (so a page cannot silently disappear) and
+that every address resolves in the built site, anchors included.
 """
 
 from __future__ import annotations
 
+from releasekb import publish
 from releasekb.catalog import Catalog
 from releasekb.i18n import LANGUAGES, url_prefix
 from releasekb.render import feature_path, level_path, page_url, release_path
@@ -59,7 +61,9 @@ def generated_addresses(catalog: Catalog) -> list[str]:
 def contract_addresses(catalog: Catalog) -> list[str]:
     """Every contract address in every language ('/zh/releases/1.7/#torch-fft'), sorted."""
     english = {*FIXED_ADDRESSES, *generated_addresses(catalog)}
-    return sorted("/" + url_prefix(lang) + address.removeprefix("/") for lang in LANGUAGES for address in english)
+    pages = {"/" + url_prefix(lang) + address.removeprefix("/") for lang in LANGUAGES for address in english}
+    files = {"/" + url_prefix(lang) + path for lang in LANGUAGES for path in publish.outputs(catalog, lang, "")}
+    return sorted(pages | files)
 
 
 def contract_text(catalog: Catalog) -> str:
