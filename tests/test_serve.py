@@ -128,3 +128,22 @@ def test_sigterm_stops_serve_and_its_language_workers(tmp_path):
         finally:
             if process.poll() is None:
                 process.kill()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to see the worker processes")
+def test_sigkill_of_serve_ends_its_language_workers_too(tmp_path):
+    """SIGKILL runs no cleanup in serve itself: the workers must notice their parent is gone,
+    or every killed serve (a test harness timeout, the OOM killer) leaves two builders running."""
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log)
+        try:
+            wait_for(lambda: "<h1" in fetch(base + "/"), 120, "the first build to be served")
+            workers = children_of(process.pid)
+            assert workers, "serve builds each language in a worker process"
+            process.kill()
+            assert process.wait(timeout=60) == -9
+            wait_for(lambda: not any(alive(pid) for pid in workers), 30, "the workers to end with serve")
+        finally:
+            if process.poll() is None:
+                process.kill()

@@ -164,6 +164,18 @@ def data_dir_of(config) -> Path:
     return Path(config.config_file_path).parent / config.extra.get("releasekb_data", "releases")
 
 
+def _end_with_parent(parent_pid: int) -> None:
+    """Run in each language's worker as it starts: end it when the releasekb process ends, however
+    it ends (SIGKILL, a crash), so no worker is left running, orphaned, after its build or serve."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the parent ended before the line above took effect
+        os._exit(1)
+
+
 def _warm_up(config_file: str) -> None:
     """Run in each language's worker as it starts: the imports, templates and dictionary
     loads its builds need (jieba's alone takes over half a second, only for Chinese search)."""
@@ -242,7 +254,12 @@ class SiteBuilder:
         self.strict = strict
         self.counters = progress.shared_counters()
         progress.use(self.counters)  # inherited by the workers
-        self._workers = {lang: ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) for lang in LANGUAGES}
+        self._workers = {
+            lang: ProcessPoolExecutor(
+                max_workers=1, mp_context=get_context("fork"), initializer=_end_with_parent, initargs=(os.getpid(),)
+            )
+            for lang in LANGUAGES
+        }
         for lang, worker in self._workers.items():
             worker.submit(_warm_up, str(self.configs[lang]))
 
