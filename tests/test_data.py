@@ -89,6 +89,7 @@ def test_lifecycles_are_ordered_and_consistent(catalog):
     [
         ("distributed-rpc", [("1.4", "experimental"), ("1.5", "stable")]),
         ("custom-cpp-classes", [("1.5", "experimental"), ("1.7", "stable")]),
+        ("rpc-remote-reference", [("1.4", "experimental"), ("1.5", "stable")]),
     ],
 )
 def test_published_level_changes(catalog, feature_id, lifecycle):
@@ -115,6 +116,19 @@ def test_published_level_changes(catalog, feature_id, lifecycle):
 def test_later_additions_link_to_their_feature(catalog, parent, child, version):
     assert catalog.features[child].parent is catalog.features[parent]
     assert catalog.features[child].first.release.version == version
+
+
+def test_cpp_frontend_starts_at_its_first_published_level(catalog):
+    """1.4's unlabeled "C++ API updates" are their own entry: reusing cpp-frontend for them read
+    as unlabeled -> stable and hid that 1.5 calls the frontend previously experimental."""
+    frontend = catalog.features["cpp-frontend"]
+    assert [(e.release.version, e.level.key) for e in frontend.entries] == [("1.5", "stable")]
+    assert "experimental" in frontend.entries[0].summary["en"]
+    assert catalog.features["cpp-api-updates-1-4"].first.release.version == "1.4"
+
+
+def test_bug_fixes_of_14_span_several_areas(catalog):
+    assert catalog.features["bug-fixes-1-4"].first.area.key == "general"
 
 
 def test_python2_support_ends(catalog):
