@@ -909,7 +909,8 @@ def test_yaml_edit_reaches_an_open_browser_page(tmp_path, chromium, lang):
             line = next(line for line in text.splitlines() if line.startswith(field))
             saved = time.monotonic()
             release.write_text(text.replace(line, f"{field}{marker}", 1), encoding="utf-8")
-            page.wait_for_function(f"() => document.body.innerText.includes({marker!r})", timeout=30_000)
+            # Live reload replaces the document: while the new one loads it has no body yet.
+            page.wait_for_function(f"() => document.body?.innerText.includes({marker!r})", timeout=30_000)
             latency = time.monotonic() - saved
             print(f"\nserve: edit to browser in {latency:.2f} s ({lang or 'en/'})")  # pytest -s shows it
         finally:
