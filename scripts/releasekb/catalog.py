@@ -265,11 +265,6 @@ class Release:
         deprecations and level changes, in changelog order."""
         return [ev for ev in self.events if ev.kind in UPGRADE_KINDS]
 
-    @property
-    def newer(self) -> list[Release]:
-        releases = self.catalog.releases
-        return releases[releases.index(self) + 1 :]
-
 
 @dataclass(eq=False)
 class Catalog:

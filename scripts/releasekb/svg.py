@@ -101,7 +101,8 @@ def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, s
     events_by_release = {}
     for event in feature.timeline:
         events_by_release.setdefault(event.release.version, []).append(event)
-    releases = [r for r in catalog.releases if r.version in events_by_release or feature.entry_in(r)]
+    own = {entry.release.version for entry in feature.entries}
+    releases = [r for r in catalog.releases if r.version in events_by_release or r.version in own]
     position = {id(r): i for i, r in enumerate(catalog.releases)}
     step = 120
     width = 40 + step * (len(releases) - 1) + 80
@@ -114,10 +115,10 @@ def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, s
         if i and position[id(release)] - position[id(releases[i - 1])] > 1:
             parts.append(f'<text class="rkb-svg-text" x="{x - step // 2}" y="38" text-anchor="middle">…</text>')
         events = events_by_release.get(release.version, [])
-        own = feature.entry_in(release)
-        if own is not None:
-            css = f"rkb-fill-{escape(own.level.key)}" if own.level else f"rkb-fill-{escape(own.kind)}"
-            label = own.level.name[lang] if own.level else strings[f"change_{own.kind}"]
+        entry = feature.entry_in(release)
+        if entry is not None:
+            css = f"rkb-fill-{escape(entry.level.key)}" if entry.level else f"rkb-fill-{escape(entry.kind)}"
+            label = entry.level.name[lang] if entry.level else strings[f"change_{entry.kind}"]
             parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
             described.append(f"{release.version}: {label}")
