@@ -3,7 +3,7 @@
 For each shape (releases x entries per release) a synthetic corpus shaped like the real data
 is written: texts of realistic length in both languages, features introduced, promoted,
 improved, extended (`part_of`), deprecated, broken and removed across releases; the same
-`--seed` always gives the same corpus. Then, per shape:
+`--seed` always gives the same corpus. After one untimed warm-up build, per shape:
 
 - load, validate, catalog and render are timed in this process (best of --repeat runs);
 - the real build is timed as a curator runs it, `releasekb build` in a copy of the project,
@@ -42,6 +42,7 @@ from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 
 DEFAULT_SHAPES = ("20x60", "40x60", "20x120", "80x60")
 SMOKE_SHAPES = ("2x6", "4x6", "2x12")
+WARM_UP_SHAPE = "2x4"
 STAGES = ("load", "validate", "catalog", "render", "build", "plain_mkdocs")
 SCHEMA_LINE = "# yaml-language-server: $schema=release.schema.json"
 
@@ -476,6 +477,10 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
 
     results = []
     with tempfile.TemporaryDirectory(prefix="releasekb-bench-") as tmp:
+        # Untimed: the first build of a session also compiles bytecode and fills jieba's
+        # cache, which would make the first (base) shape look slow and the ratios too good.
+        log(f"warm-up (untimed): {WARM_UP_SHAPE}")
+        measure_shape(WARM_UP_SHAPE, root, Path(tmp) / "warm-up", seed, 1, lambda message: None)
         for shape in shapes:
             work = (keep or Path(tmp)) / shape
             shutil.rmtree(work, ignore_errors=True)
