@@ -325,13 +325,14 @@ _TAG = re.compile(r"<[^>]+>")
 
 def plain_project(root: Path, target: Path, pages: dict[str, str]) -> list[Path]:
     """Plain MkDocs over the same pages: the project's configurations without the ReleaseKB
-    hook (and not strict: plain text keeps no promise about links), one plain Markdown page
-    per generated page with its text (HTML tags and front matter dropped). Returns the
-    configurations, one per language."""
+    hook and the theme overrides that rely on it (and not strict: plain text keeps no promise
+    about links), one plain Markdown page per generated page with its text (HTML tags and
+    front matter dropped). Returns the configurations, one per language."""
     target.mkdir(parents=True)
     for config in root.glob("mkdocs*.yml"):
         text = config.read_text(encoding="utf-8")
         text = re.sub(r"^hooks:\n(?:[ \t]+-.*\n)+", "", text, flags=re.M)
+        text = re.sub(r"^[ \t]+custom_dir:.*\n", "", text, flags=re.M)
         text = re.sub(r"^strict: true$", "strict: false", text, flags=re.M)
         # plain Material: the project's theme overrides read what the hook provides
         text = re.sub(r"^[ \t]+custom_dir:.*\n", "", text, flags=re.M)
