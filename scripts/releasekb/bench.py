@@ -334,8 +334,6 @@ def plain_project(root: Path, target: Path, pages: dict[str, str]) -> list[Path]
         text = re.sub(r"^hooks:\n(?:[ \t]+-.*\n)+", "", text, flags=re.M)
         text = re.sub(r"^[ \t]+custom_dir:.*\n", "", text, flags=re.M)
         text = re.sub(r"^strict: true$", "strict: false", text, flags=re.M)
-        # plain Material: the project's theme overrides read what the hook provides
-        text = re.sub(r"^[ \t]+custom_dir:.*\n", "", text, flags=re.M)
         (target / config.name).write_text(text, encoding="utf-8")
     for item in (root / "docs").iterdir():
         if item.is_dir() and item.name not in (*LANGUAGES, "overrides"):
