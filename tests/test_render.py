@@ -1,4 +1,4 @@
-"""Rendering: escaping, anchors, links and interface strings."""
+"""Rendering: escaping, anchors, links, outlines and interface strings."""
 
 import re
 
@@ -9,7 +9,7 @@ from helpers import FIXTURE_RELEASES
 from releasekb.catalog import build_catalog
 from releasekb.i18n import LANGUAGES, LOCALES_DIR
 from releasekb.model import RESERVED_ANCHORS
-from releasekb.render import escape_text, relative_url, render_all
+from releasekb.render import escape_text, outline, relative_url, render_all
 from releasekb.validate import load_data
 
 
@@ -43,23 +43,23 @@ def test_every_language_has_the_same_pages(pages):
 
 def test_data_is_escaped_for_tables_and_html(pages):
     page = pages["en/releases/1.0.md"]
-    assert "<b>" not in page and "&#60;b&#62;tags&#60;/b&#62;" in page
-    assert "Tables &#124; pipes" in page
+    assert "<b>" not in page and "&lt;b&gt;tags&lt;/b&gt;" in page
+    assert "Tables | pipes" in page
     level_page = pages["en/stability/experimental.md"]
-    row = next(line for line in level_page.splitlines() if "Widgets" in line and line.startswith("|"))
-    assert row.count("|") == 4  # the | in the summary did not add a column
+    row = next(line for line in level_page.splitlines() if "Widgets" in line and line.startswith("<tr>"))
+    assert row.count("<td>") == 3  # the | and the markup in the summary did not add a cell
 
 
 def test_backticks_become_code_and_newlines_cannot_break_rows():
-    assert escape_text("use `a|b` now") == "use <code>a&#124;b</code> now"
+    assert escape_text("use `a<b` now") == "use <code>a&lt;b</code> now"
     assert escape_text("one\n\ntwo") == "one two"
-    assert escape_text("odd ` tick") == "odd &#96; tick"
+    assert escape_text("odd ` tick & <i>") == "odd ` tick &amp; &lt;i&gt;"
 
 
 def test_feature_anchors_are_the_ids_in_both_languages(pages):
     for lang in LANGUAGES:
-        assert "{#widgets}" in pages[f"{lang}/releases/1.0.md"]
-        assert "{#old-reader}" in pages[f"{lang}/releases/1.1.md"]
+        assert '<h4 id="widgets">' in pages[f"{lang}/releases/1.0.md"]
+        assert '<h3 id="old-reader">' in pages[f"{lang}/releases/1.1.md"]
 
 
 def test_no_english_interface_text_on_chinese_pages(pages):
@@ -88,6 +88,33 @@ def test_relative_urls():
 
 def test_section_anchors_of_the_release_page_are_reserved(pages):
     page = pages["en/releases/2.0.md"]
-    used = set(re.findall(r"\{#([a-z0-9-]+)\}", page))
+    used = set(re.findall(r'<h[2-6] id="([a-z0-9-]+)">', page))
     sections = used - {"widget-colours", "old-reader", "default-colour"}
     assert sections - set(RESERVED_ANCHORS) == {"area-core"}
+
+
+def test_outline_gives_mkdocs_the_title_toc_and_anchors_of_a_page(pages):
+    page = pages["en/releases/1.1.md"]
+    found = outline(page)
+    assert found.title_html == "Acme 1.1"
+    (top,) = found.toc_tokens  # the h1, with every section below it
+    assert top["level"] == 1
+    sections = [(token["level"], token["id"]) for token in top["children"]]
+    assert (2, "features") in sections and (2, "sources") in sections
+    features = next(token for token in top["children"] if token["id"] == "features")
+    areas = [token["id"] for token in features["children"]]
+    assert areas and all(area.startswith("area-") for area in areas)
+    assert "widgets" in {token["id"] for area in features["children"] for token in area["children"]}
+    changes = next(token for token in top["children"] if token["id"] == "changes")
+    assert [token["level"] for token in changes["children"]] == [3] and changes["children"][0]["id"] == "old-reader"
+    # alias anchors (<span id=...>) count as anchors, though not as headings
+    assert {"old-reader", "features", "sources"} <= found.anchor_ids
+
+
+def test_outline_names_headings_by_their_text():
+    found = outline(
+        '<h1>Use <code>a&lt;b</code></h1>\n<h2 id="x-1">Part &amp; <a href="y/">whole</a><a class="headerlink" href="#x-1" title="Permanent link">&para;</a></h2>'
+    )
+    assert found.title_html == "Use <code>a&lt;b</code>"
+    (child,) = found.toc_tokens[0]["children"]
+    assert (child["id"], child["name"], child["level"]) == ("x-1", "Part &amp; whole", 2)

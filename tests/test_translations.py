@@ -138,10 +138,10 @@ def test_chinese_pages_note_the_stale_entry_until_it_is_reviewed(tmp_path, capsy
     release = pages["zh/releases/1.1.md"]
     assert release.count(note) == 1
     # on the widgets entry: after its heading, before the next entry's heading
-    assert release.index("{#widgets}") < release.index(note) < release.index("{#crash-on-empty-file}")
+    assert release.index('id="widgets"') < release.index(note) < release.index('id="crash-on-empty-file"')
     feature = pages["zh/features/widgets.md"]
     assert feature.count(note) == 1
-    assert feature.index("{#v1-1}") < feature.index(note) < feature.index("{#v1-0}")
+    assert feature.index('id="v1-1"') < feature.index(note) < feature.index('id="v1-0"')
     assert "rkb-outdated" not in pages["en/releases/1.1.md"] + pages["en/features/widgets.md"]
     assert "rkb-outdated" not in pages["zh/releases/1.0.md"]
 
@@ -155,4 +155,4 @@ def test_release_summary_note(tmp_path, capsys):
     edit(data, "1.1.yaml", "summary: {en: Widgets become stable", "summary: {en: Widgets are now stable")
     release = render_all(build_catalog(load_data(data)))["zh/releases/1.1.md"]
     summary_at = release.index("小部件转为稳定，旧读取器被弃用。")
-    assert summary_at < release.index("rkb-outdated") < release.index("{#features}")
+    assert summary_at < release.index("rkb-outdated") < release.index('id="features"')

@@ -123,6 +123,12 @@ class Feature:
         return levels[-1] if levels else None
 
     @property
+    def level_stated_in(self) -> Release | None:
+        """The latest release that published a level for the feature (the 'as of' of `level`)."""
+        releases = [e.release for e in self.entries if e.level is not None]
+        return releases[-1] if releases else None
+
+    @property
     def level_since(self) -> Release | None:
         """The release from which the feature has held its current level (labels of equal
         rank count as one level, as for promotions); None for changes only."""
@@ -226,6 +232,12 @@ class Release:
     next: Release | None = None
     stale_languages: frozenset[str] = frozenset()  # of the release's own title and summary
     order: int = 0  # position in version order (0 = oldest): a sort key, as "1.10" > "1.9"
+
+    @property
+    def anchor(self) -> str:
+        """The id of this release's section on pages listing several releases ('v1-7'):
+        anchors are ASCII, and a dot would read as a CSS class in a selector."""
+        return "v" + self.version.replace(".", "-")
 
     @property
     def features(self) -> list[Entry]:

@@ -2,11 +2,13 @@
 
 Each language is its own MkDocs build (mkdocs.yml for English, mkdocs.zh.yml for Chinese),
 with its own search index. on_config validates the data and writes the generated pages of
-every language before MkDocs collects files (once per data version: `releasekb build`
+the build's language before MkDocs collects files (once per data version: `releasekb build`
 generates them before starting the language builds), and asks `mkdocs serve` to watch the
-data folder. The other events add the files both languages share (docs/assets) and point
-the language switcher, the hreflang links and the sitemap at the same page in the other
-language. Everything else lives in plain modules that the tests call directly.
+data folder. Generated pages are written as HTML (see render.py): on_page_markdown and
+on_page_content hand that HTML to MkDocs instead of converting it. The other events add the
+files both languages share (docs/assets) and point the language switcher, the hreflang links
+and the sitemap at the same page in the other language. Everything else lives in plain
+modules that the tests call directly.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 from releasekb import progress, publish
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
-from releasekb.render import not_found_page
+from releasekb.render import not_found_page, outline
 from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
 
 
@@ -54,8 +57,14 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
         for word in generated.search_words:
             jieba.add_word(word)
+    global _html_pages
+    _html_pages = generated.pages
     progress.start(lang)
     return config
+
+
+# The generated pages of the build under way (paths inside its docs_dir): written as HTML.
+_html_pages: frozenset[str] = frozenset()
 
 
 def _segment_chinese(config: MkDocsConfig) -> bool:
@@ -117,6 +126,9 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
             [(lang, urljoin(root_url, t)) for lang, t in targets.items()] if root_url else []
         )
 
+    # Compiling the theme's templates costs each build about half a second; Jinja's own cache
+    # keeps their compiled code between builds, checked against each template's source.
+    env.bytecode_cache = jinja2.FileSystemBytecodeCache()
     url_filter = env.filters["url"]
 
     @jinja2.pass_context
@@ -147,6 +159,30 @@ def on_post_build(config: MkDocsConfig) -> None:
             continue  # unchanged: `serve` must not see a write
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """A generated page is HTML already: keep it for on_page_content and give MkDocs only its
+    title, as a Markdown heading, so MkDocs names the page exactly as it names any page."""
+    if page.file.src_uri not in _html_pages:
+        return markdown
+    page.releasekb_outline = outline(markdown)
+    page.releasekb_html = markdown
+    return "# " + page.releasekb_outline.title_html
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """The generated page's own HTML, with the table of contents and anchors it has."""
+    page_html = getattr(page, "releasekb_html", None)
+    if page_html is None:
+        return html
+    page.toc = get_toc(page.releasekb_outline.toc_tokens)
+    page.present_anchor_ids = set(page.releasekb_outline.anchor_ids)
+    # MkDocs found links only in the title it converted (its ¶ link), which is not on the page;
+    # the links of generated pages are checked by the tests (tests/test_links.py).
+    page.links_to_anchors = {}
+    page.releasekb_html = page.releasekb_outline = None  # a site's worth of pages stays out of memory
+    return page_html
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:

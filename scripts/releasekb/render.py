@@ -1,9 +1,15 @@
-"""Stage 4, render: catalog -> Markdown pages, one tree per language, through Jinja templates.
+"""Stage 4, render: catalog -> pages, one tree per language, through Jinja templates.
 
-Every value printed by a template is data and is escaped for Markdown and HTML by the
-environment's `finalize` (so a `|` or `<b>` in a summary is shown as text and cannot
-break a table); only helpers below return Markup. Templates receive catalog objects
-and interface strings and contain no data logic.
+Pages are written as HTML, the HTML MkDocs' Markdown would produce for them (headings with
+anchors and permanent links, admonitions, tables), in .md files so that every MkDocs-compatible
+engine builds them as pages. The hook (mkdocs_hook.py) hands that HTML to MkDocs as the page's
+content instead of converting it: Markdown conversion was half of a build's time, and the
+generated pages have nothing left to convert. `outline` gives MkDocs what conversion would
+have told it: the title, the table of contents and the anchors.
+
+Every value printed by a template is data and is HTML-escaped by the environment's `finalize`
+(so `<b>` in a summary is shown as text); only helpers below return Markup. Templates receive
+catalog objects and interface strings and contain no data logic.
 """
 
 from __future__ import annotations
@@ -26,12 +32,8 @@ from releasekb.model import RESERVED_ANCHOR_PREFIX
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
-# Characters that start Markdown or HTML syntax inline; written as numeric entities.
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]{}<>|&#~^$!:]")
-
-
 def escape_text(value: object) -> Markup:
-    """Data text -> safe inline Markdown: whitespace collapsed, syntax characters neutralised,
+    """Data text -> safe inline HTML: whitespace collapsed, markup characters escaped,
     `backtick` spans shown as code."""
     if isinstance(value, Markup):
         return value
@@ -41,9 +43,40 @@ def escape_text(value: object) -> Markup:
         parts = [text]
     out = []
     for i, part in enumerate(parts):
-        escaped = _MARKDOWN_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", part)
+        escaped = html.escape(part, quote=False)
         out.append(f"<code>{escaped}</code>" if i % 2 else escaped)
     return Markup("".join(out))
+
+
+# The headings templates write (macros.html.j2's `heading`, and the page's <h1>), and any id.
+_HEADING = re.compile(r'<h([1-6])(?: id="([^"]*)")?>(.*?)(?:<a class="headerlink"[^>]*>[^<]*</a>)?</h\1>')
+_ID = re.compile(r'\sid="([^"]*)"')
+_TAG = re.compile(r"<[^>]*>")
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What MkDocs learns from converting a page's Markdown, for a page written as HTML."""
+
+    title_html: str  # the inside of the page's <h1>
+    toc_tokens: list[dict]  # Python-Markdown's toc extension's tokens, nested
+    anchor_ids: frozenset[str]  # every id on the page: links to them are valid
+
+
+def outline(page_html: str) -> Outline:
+    """The title, table of contents and anchors of a rendered page."""
+    from markdown.extensions.toc import nest_toc_tokens
+
+    title, tokens = "", []
+    for match in _HEADING.finditer(page_html):
+        level, inner = int(match[1]), match[3]
+        if level == 1 and not title:
+            title = inner
+        name = _TAG.sub("", inner)
+        ident = html.unescape(match[2] or "")
+        tokens.append({"level": level, "id": ident, "name": name, "html": inner, "data-toc-label": "", "children": []})
+    anchors = frozenset(html.unescape(ident) for ident in _ID.findall(page_html))
+    return Outline(title, nest_toc_tokens(tokens), anchors)
 
 
 def attr(value: object) -> Markup:
@@ -65,11 +98,6 @@ def relative_url(from_path: str, to_path: str) -> str:
     target = page_url(to_path) or "."
     rel = posixpath.relpath(target, here)
     return "./" if rel == "." else rel + "/"
-
-
-def relative_md(from_path: str, to_path: str) -> str:
-    """A Markdown link target MkDocs checks and rewrites: the .md file relative to this page."""
-    return posixpath.relpath(to_path, posixpath.dirname(from_path) or ".")
 
 
 def feature_path(feature_id: str) -> str:
@@ -113,23 +141,23 @@ class Page:
 def pages(catalog: Catalog) -> list[Page]:
     """Every generated page of one language tree (the same list for every language)."""
     result = [
-        Page("index.md", "home.md.j2", {}),
-        Page("releases/index.md", "releases.md.j2", {}),
-        Page("features/index.md", "features.md.j2", {}),
-        Page("stability/index.md", "stability.md.j2", {}),
-        Page("changelog/index.md", "changelog.md.j2", {}),
+        Page("index.md", "home.html.j2", {}),
+        Page("releases/index.md", "releases.html.j2", {}),
+        Page("features/index.md", "features.html.j2", {}),
+        Page("stability/index.md", "stability.html.j2", {}),
+        Page("changelog/index.md", "changelog.html.j2", {}),
     ]
-    result += [Page(release_path(r.version), "release.md.j2", {"release": r}) for r in catalog.releases]
-    result += [Page(feature_path(f.id), "feature.md.j2", {"feature": f}) for f in catalog.features.values()]
-    result += [Page(level_path(key), "level.md.j2", {"level": level}) for key, level in catalog.levels.items()]
+    result += [Page(release_path(r.version), "release.html.j2", {"release": r}) for r in catalog.releases]
+    result += [Page(feature_path(f.id), "feature.html.j2", {"feature": f}) for f in catalog.features.values()]
+    result += [Page(level_path(key), "level.html.j2", {"level": level}) for key, level in catalog.levels.items()]
     result += [
-        Page(feature_path(alias), "alias.md.j2", {"feature": f})
+        Page(feature_path(alias), "alias.html.j2", {"feature": f})
         for f in catalog.features.values()
         for alias in f.aliases
     ]
-    result.append(Page(UPGRADE_PATH, "upgrade.md.j2", {}))
+    result.append(Page(UPGRADE_PATH, "upgrade.html.j2", {}))
     result += [
-        Page(address_path(old), "redirect.md.j2", {"target_path": address_path(path), "target_suffix": suffix})
+        Page(address_path(old), "redirect.html.j2", {"target_path": address_path(path), "target_suffix": suffix})
         for old, (path, suffix) in ((old, split_address(new)) for old, new in catalog.redirects.items())
     ]
     return result
@@ -137,7 +165,7 @@ def pages(catalog: Catalog) -> list[Page]:
 
 def page_addresses(catalog: Catalog) -> set[str]:
     """The address of every page the site generates, redirects excepted ('releases/1.7/')."""
-    return {page_url(page.path) for page in pages(catalog) if page.template != "redirect.md.j2"}
+    return {page_url(page.path) for page in pages(catalog) if page.template != "redirect.html.j2"}
 
 
 def not_found_page(root_url: str) -> dict:
@@ -186,6 +214,8 @@ def environment() -> jinja2.Environment:
         # Markdown anchors look like {#torch-fft}, so Jinja comments are {## ... ##}.
         comment_start_string="{##",
         comment_end_string="##}",
+        # compiled templates are kept between runs (checked against each template's source)
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     env.filters["attr"] = attr
     return env
@@ -236,7 +266,6 @@ class _PageHelpers:
 
     def functions(self) -> dict:
         return {
-            "md_link": self.md_link,
             "href": self.href,
             "permalink": self.permalink,
             "format_date": self.format_date,
@@ -251,10 +280,6 @@ class _PageHelpers:
             "change_badge": self.change_badge,
             "event_text": self.event_text,
         }
-
-    def md_link(self, to_path: str, anchor: str = "") -> Markup:
-        target = relative_md(self.path, to_path)
-        return Markup(target + (f"#{anchor}" if anchor else ""))
 
     def href(self, to_path: str, anchor: str = "") -> Markup:
         return attr(relative_url(self.path, to_path) + (f"#{anchor}" if anchor else ""))
