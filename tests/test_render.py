@@ -113,7 +113,9 @@ def test_outline_gives_mkdocs_the_title_toc_and_anchors_of_a_page(pages):
 
 def test_outline_names_headings_by_their_text():
     found = outline(
-        '<h1>Use <code>a&lt;b</code></h1>\n<h2 id="x-1">Part &amp; <a href="y/">whole</a><a class="headerlink" href="#x-1" title="Permanent link">&para;</a></h2>'
+        "<h1>Use <code>a&lt;b</code></h1>\n"
+        '<h2 id="x-1">Part &amp; <a href="y/">whole</a>'
+        '<a class="headerlink" href="#x-1" title="Permanent link">&para;</a></h2>'
     )
     assert found.title_html == "Use <code>a&lt;b</code>"
     (child,) = found.toc_tokens[0]["children"]
