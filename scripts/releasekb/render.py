@@ -32,6 +32,7 @@ from releasekb.model import RESERVED_ANCHOR_PREFIX
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
+
 def escape_text(value: object) -> Markup:
     """Data text -> safe inline HTML: whitespace collapsed, markup characters escaped,
     `backtick` spans shown as code."""
