@@ -30,6 +30,7 @@ from releasekb import progress, publish
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import not_found_page, outline
+from releasekb.segmentation import CachedSegmenter
 from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
 
 
@@ -52,11 +53,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         raise PluginError("invalid release data (problems listed above)") from None
     if root_url and lang != DEFAULT_LANGUAGE:
         config.site_url = urljoin(root_url, url_prefix(lang))  # canonical URLs under /zh/
-    if _segment_chinese(config):
-        import jieba
-
-        for word in generated.search_words:
-            jieba.add_word(word)
+    _segment_chinese(config, generated.search_words)
     global _html_pages
     _html_pages = generated.pages
     progress.start(lang)
@@ -67,18 +64,22 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 _html_pages: frozenset[str] = frozenset()
 
 
-def _segment_chinese(config: MkDocsConfig) -> bool:
+def _segment_chinese(config: MkDocsConfig, words: list[str]) -> None:
     """Material's search plugin segments Han text with jieba whenever jieba is importable, in
-    every language's index. Only an index whose search `lang` has zh needs it; the English
-    one would load jieba's dictionary (over half a second) for the few Chinese names it
-    holds, which its English search cannot match anyway. Returns whether this build segments."""
-    enabled = searches_chinese(config)
-    import jieba
+    every language's index. Only an index whose search `lang` has zh needs it, and gets a
+    segmenter that remembers the last build's answers (segmentation.py); the English one would
+    load jieba's dictionary for the few Chinese names it holds, which its English search cannot
+    match anyway."""
     from material.plugins.search import plugin as material_search
 
+    global _segmenter
+    _segmenter = CachedSegmenter(words) if searches_chinese(config) else None
     if hasattr(material_search, "jieba"):  # the module global Material checks before segmenting
-        material_search.jieba = jieba if enabled else None
-    return enabled
+        material_search.jieba = _segmenter
+
+
+# The Chinese search index's segmenter in the build under way (None for other languages).
+_segmenter: CachedSegmenter | None = None
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -150,7 +151,10 @@ def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dic
 
 
 def on_post_build(config: MkDocsConfig) -> None:
-    """The machine-readable outputs (JSON API, badges, objects.inv, feed) of this language."""
+    """The machine-readable outputs (JSON API, badges, objects.inv, feed) of this language;
+    the search index's segmentations are kept for the next build."""
+    if _segmenter is not None:
+        _segmenter.save()
     lang = build_language(config)
     generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
     for path, content in publish.outputs(generated.catalog, lang, config.extra["releasekb_root_url"]).items():

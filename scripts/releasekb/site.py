@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -176,12 +177,13 @@ def _end_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def _warm_up(config_file: str) -> None:
-    """Run in each language's worker as it starts: the imports, templates and dictionary
-    loads its builds need (jieba's alone takes over half a second, only for Chinese search)."""
+def _warm_up(config_file: str, load_dictionary: bool) -> None:
+    """Run in each language's worker as it starts: the imports and templates its builds need,
+    and, when asked, jieba's dictionary (over half a second, only for Chinese search; `serve`
+    asks, so that an edit with new Chinese words is not slowed by it, while a one-off build
+    loads it only if the search index has text the last build did not segment)."""
     import logging
 
-    import jieba
     import material.plugins.search.plugin  # noqa: F401
     import mkdocs.commands.build  # noqa: F401
     from mkdocs.config import load_config
@@ -189,7 +191,9 @@ def _warm_up(config_file: str) -> None:
     from releasekb.render import compile_templates
 
     compile_templates()
-    if searches_chinese(load_config(config_file)):
+    if load_dictionary and searches_chinese(load_config(config_file)):
+        import jieba
+
         jieba.setLogLevel(logging.WARNING)
         jieba.initialize()
 
@@ -246,7 +250,7 @@ class SiteBuilder:
     language has its own worker, which lives as long as the builder: `serve` pays for
     importing MkDocs and loading jieba once, and can rebuild only the pages that changed."""
 
-    def __init__(self, config_file: str | Path, *, strict: bool = True):
+    def __init__(self, config_file: str | Path, *, strict: bool = True, serving: bool = False):
         self.configs = language_configs(config_file)
         missing = [str(path) for path in self.configs.values() if not path.is_file()]
         if missing:
@@ -261,12 +265,27 @@ class SiteBuilder:
             for lang in LANGUAGES
         }
         for lang, worker in self._workers.items():
-            worker.submit(_warm_up, str(self.configs[lang]))
+            worker.submit(_warm_up, str(self.configs[lang]), serving)
 
+    @cached_property
+    def _default_config(self):
+        """The default language's configuration, read when `serve` asks for its folders (not
+        by `build`, which would read it beside the workers' own reading, on the same cores)."""
         from mkdocs.config import load_config
 
-        default = load_config(str(self.configs[DEFAULT_LANGUAGE]))
-        self.docs_root, self.data_dir, self.site_url = docs_root(default), data_dir_of(default), default.site_url or ""
+        return load_config(str(self.configs[DEFAULT_LANGUAGE]))
+
+    @property
+    def docs_root(self) -> Path:
+        return docs_root(self._default_config)
+
+    @property
+    def data_dir(self) -> Path:
+        return data_dir_of(self._default_config)
+
+    @property
+    def site_url(self) -> str:
+        return self._default_config.site_url or ""
 
     def build_into(self, site_dir: Path) -> bool:
         """Build the site into a new folder beside site_dir and swap it in only on success,
@@ -384,7 +403,7 @@ def serve_site(config_file: str, dev_addr: str) -> None:
     from mkdocs.livereload import LiveReloadServer
 
     _exit_on_sigterm()
-    builder = SiteBuilder(config_file, strict=False)
+    builder = SiteBuilder(config_file, strict=False, serving=True)
     host, _, port = dev_addr.rpartition(":")
     served = Path(tempfile.mkdtemp(prefix="releasekb-serve-")) / "site"
     sources = _ServeSources(builder)
