@@ -272,7 +272,9 @@ def _tree_rss(root: int) -> int:
 def run_measured(command: list[str], cwd: Path) -> tuple[float, int]:
     """Run a command; return (wall seconds, peak resident bytes of its process tree).
     Raises RuntimeError with the command's output when it fails."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    # A cache folder of its own (empty): the build segments all of its new corpus' Chinese
+    # text, as a first build does, and leaves the user's cache alone.
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "XDG_CACHE_HOME": str(cwd / ".cache")}
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     peak, done = 0, threading.Event()
@@ -320,14 +322,26 @@ def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
 
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+_HEADING = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>")
+_BLOCK_END = re.compile(r"</(?:p|li|tr|div|table|ul|section|form)>|<br>")
 _TAG = re.compile(r"<[^>]+>")
+
+
+def plain_markdown(page_html: str) -> str:
+    """A generated page's text as plain Markdown: its headings as Markdown headings, every
+    paragraph, list item and table row a paragraph, every other tag dropped."""
+    text = _FRONT_MATTER.sub("", page_html)
+    text = _HEADING.sub(lambda m: f"\n\n{'#' * int(m[1])} {_TAG.sub('', m[2]).replace('&para;', '')}\n\n", text)
+    text = _BLOCK_END.sub("\n\n", text)
+    lines = (line.strip() for line in _TAG.sub(" ", text).splitlines())  # 4 spaces would make code
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
 def plain_project(root: Path, target: Path, pages: dict[str, str]) -> list[Path]:
     """Plain MkDocs over the same pages: the project's configurations without the ReleaseKB
     hook and the theme overrides that rely on it (and not strict: plain text keeps no promise
-    about links), one plain Markdown page per generated page with its text (HTML tags and
-    front matter dropped). Returns the configurations, one per language."""
+    about links), one plain Markdown page per generated page with its text (plain_markdown).
+    Returns the configurations, one per language."""
     target.mkdir(parents=True)
     for config in root.glob("mkdocs*.yml"):
         text = config.read_text(encoding="utf-8")
@@ -338,10 +352,10 @@ def plain_project(root: Path, target: Path, pages: dict[str, str]) -> list[Path]
     for item in (root / "docs").iterdir():
         if item.is_dir() and item.name not in (*LANGUAGES, "overrides"):
             shutil.copytree(item, target / "docs" / item.name)
-    for path, markdown in pages.items():
+    for path, html in pages.items():
         page = target / "docs" / path
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(_TAG.sub(" ", _FRONT_MATTER.sub("", markdown)), encoding="utf-8")
+        page.write_text(plain_markdown(html), encoding="utf-8")
     stem = "mkdocs"
     return [target / (f"{stem}.yml" if lang == DEFAULT_LANGUAGE else f"{stem}.{lang}.yml") for lang in LANGUAGES]
 
