@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -399,7 +400,7 @@ def test_feature_anchor_on_release_page_scrolls_to_the_feature(tab, lang):
 # --------------------------------------------------------------------------- 4. features index
 
 ROWS_JS = """table => Array.from(table.tBodies[0].rows, row => ({
-    stability: row.dataset.stability, releases: row.dataset.releases, area: row.dataset.area,
+    stability: row.dataset.stability, area: row.dataset.area,
     href: row.cells[0].querySelector("a").getAttribute("href"), visible: row.checkVisibility(),
 }))"""
 
@@ -425,9 +426,9 @@ def expected_visible(row: dict, stability: str, release: str, area: str = "") ->
     """Independent reading of the row's data: in `area`, and `release` published `stability`."""
     if area and row["area"] != area:
         return False
-    if release and release not in row["releases"].split():
-        return False
     pairs = [pair.split("=", 1) for pair in row["stability"].split()]
+    if release and release not in {v for v, _ in pairs}:
+        return False
     return not stability or any(level == stability and (not release or v == release) for v, level in pairs)
 
 
@@ -501,6 +502,61 @@ def test_features_text_filter_shows_exactly_the_matching_features_and_survives_r
     page.locator("#rkb-filter input[name='q']").press_sequentially("torch.fft")
     assert "torch-fft" in shown_feature_ids(page)
     assert query(page) == {"q": ["torch.fft"]}
+
+
+def features_matching(word: str, lang: str) -> set[str]:
+    """From the catalog: features whose id, API names, titles or summaries in `lang` contain `word`."""
+    return {
+        feature.id
+        for feature in real_catalog().features.values()
+        if word
+        in " ".join(
+            [feature.id, *(api for e in feature.entries for api in e.apis)]
+            + [text[lang] for e in feature.entries for text in (e.title, e.summary, e.name) if text]
+        ).lower()
+    }
+
+
+@pytest.mark.parametrize("lang, word", [("", "profiler"), ("/zh", "分布式")])
+def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word):
+    """The rows carry no text to search: the page fetches it once, when the words filter first
+    has words, and applies the words in the box when it arrives (typed while it loads too)."""
+    page = tab.page
+    fetched = []
+    page.on("request", lambda request: "filter-text.json" in request.url and fetched.append(request.url))
+    tab.open(f"{lang}/features/")
+    count = page.locator("#rkb-filter output")
+    total = len(real_catalog().features)
+    strings = interface_strings("zh" if lang else "en")
+    expect(count).to_have_text(strings["filter_count"].format(shown=total, total=total))
+    assert page.locator("#rkb-features tr[data-text]").count() == 0
+    assert fetched == []  # not for a reader who only browses, sorts or picks a level
+
+    page.locator("#rkb-filter input[name='q']").press_sequentially(word)
+    expected = features_matching(word, "zh" if lang else "en")
+    assert 0 < len(expected) < total
+    expect(count).to_have_text(strings["filter_count"].format(shown=len(expected), total=total))
+    assert set(shown_feature_ids(page)) == expected
+    assert fetched == [f"{tab.base}{lang}/features/filter-text.json"]
+
+    # Opened with the words in the address, the first view is already filtered.
+    tab.open(f"{lang}/features/?q={word}")
+    expect(count).to_have_text(strings["filter_count"].format(shown=len(expected), total=total))
+    assert set(shown_feature_ids(page)) == expected
+
+
+def test_features_words_filter_says_so_when_its_texts_cannot_be_loaded(tab):
+    page = tab.page
+    page.route("**/features/filter-text.json", lambda route: route.fulfill(status=503, body=""))
+    tab.open("/features/")
+    total = len(real_catalog().features)
+    page.locator("#rkb-filter input[name='q']").press_sequentially("rpc")
+    expect(page.locator("#rkb-filter output")).to_have_text(interface_strings("en")["filter_text_failed"])
+    assert len(shown_feature_ids(page)) == total  # nothing hidden on a guess
+    # The other filters still work.
+    page.locator("#rkb-filter input[name='q']").fill("")
+    page.locator("#rkb-filter select[name='stability']").select_option("beta")
+    assert 0 < check_filtered(page, "beta", "") < total
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -589,12 +645,17 @@ def test_features_index_at_5000_rows_shows_the_first_matches_then_all(chromium, 
     out thousands of rows is slow, so the script shows the first matches and says how many."""
     site = tmp_path / "site"
     shutil.copytree(real_site, site)
-    index = site / "features" / "index.html"
-    html = index.read_text(encoding="utf-8")
-    rows = re.findall(r"<tr data-area.*?</tr>", html, re.S)
-    many = [rows[i % len(rows)].replace('data-text="', f'data-text="copy{i} ', 1) for i in range(5000)]
+    index, texts_file = site / "features" / "index.html", site / "features" / "filter-text.json"
+    html, texts = index.read_text(encoding="utf-8"), json.loads(texts_file.read_text(encoding="utf-8"))
+    rows = re.findall(r'<tr data-id="([^"]+)"(.*?</tr>)', html, re.S)
+    many, many_texts = [], {}
+    for i in range(5000):
+        feature_id, rest = rows[i % len(rows)]
+        many.append(f'<tr data-id="copy{i}"{rest}')
+        many_texts[f"copy{i}"] = f"copy{i} {texts[feature_id]}"
     body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)
     index.write_text(html[: body.start(1)] + "\n".join(many) + html[body.end(1) :], encoding="utf-8")
+    texts_file.write_text(json.dumps(many_texts), encoding="utf-8")
     strings = interface_strings("en")
     problems = Problems()
     with static_server(site) as base:

@@ -14,9 +14,11 @@
 // The filters and the order live in the query string
 // (?q=fft&stability=beta&release=1.7&area=distributed&sort=-first), so a view is a link someone
 // can share and survives a reload; `version=` is the former name of `release=` and still works.
-// Built for thousands of rows: each row's text and sort keys are read once from its data
-// attributes (written from the catalog), filtering toggles rows in one pass, and sorting
-// re-appends the rows through one DocumentFragment. Laying out thousands of table rows is
+// Built for thousands of rows: each row's sort keys are read once from its data attributes
+// (written from the catalog), filtering toggles rows in one pass, and sorting re-appends the
+// rows through one DocumentFragment. The text the words filter searches (titles, summaries,
+// API names) would be most of the page's weight, so it is a file of its own (the table's
+// data-texts), fetched once, the first time the words filter has words. Laying out thousands of table rows is
 // what takes time in the browser, so at most SHOWN_AT_ONCE matching rows are shown until the
 // reader asks for all. Material's instant loading is off, so the script runs on every page load.
 (function () {
@@ -25,16 +27,36 @@
   const table = document.getElementById("rkb-features");
   if (!form || !table) return;
   const body = table.tBodies[0];
-  const rows = Array.from(body.rows, (row, index) => ({
-    row,
-    index,
-    text: row.dataset.text,
-    area: row.dataset.area,
-    releases: new Set(row.dataset.releases.split(" ")),
+  const rows = Array.from(body.rows, (row, index) => {
     // data-stability is "1.5=stable 1.7=beta": the level each release published.
-    levels: row.dataset.stability.trim().split(" ").map((pair) => pair.split("=")),
-    keys: { level: Number(row.dataset.level), first: Number(row.dataset.first), latest: Number(row.dataset.latest) },
-  }));
+    const levels = row.dataset.stability.split(" ").map((pair) => pair.split("="));
+    return {
+      row,
+      index,
+      id: row.dataset.id,
+      text: null, // from the texts file, once loaded
+      area: row.dataset.area,
+      releases: new Set(levels.map(([version]) => version)),
+      levels,
+      keys: { level: Number(row.dataset.level), first: Number(row.dataset.first), latest: Number(row.dataset.latest) },
+    };
+  });
+  // "idle", "loading", "loaded" or "failed": the words filter's texts file.
+  let texts = "idle";
+  function loadTexts() {
+    texts = "loading";
+    fetch(table.dataset.texts)
+      .then((response) => {
+        if (!response.ok) throw new Error(`${response.status} ${response.url}`);
+        return response.json();
+      })
+      .then((byId) => {
+        for (const r of rows) r.text = byId[r.id] ?? "";
+        texts = "loaded";
+      })
+      .catch(() => (texts = "failed"))
+      .then(filter); // with the words in the box now, not those typed when the load began
+  }
   let ordered = rows, showAll = false;
   // Columns sorted by their text (feature, area) get a numeric key once, when first sorted,
   // in the order of the page's language (pinyin for Chinese titles).
@@ -72,6 +94,14 @@
 
   function filter() {
     const terms = form.elements.q.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const output = form.elements.count;
+    if (terms.length && texts !== "loaded") {
+      // Until the texts arrive the table stays as it is and says why; without them no count
+      // would be true, so after a failure it says that instead of "0 match".
+      if (texts === "idle") loadTexts();
+      output.textContent = texts === "failed" ? output.dataset.failed : output.dataset.loading;
+      return;
+    }
     const stability = form.elements.stability.value, release = form.elements.release.value;
     const area = form.elements.area.value;
     const limit = showAll ? Infinity : SHOWN_AT_ONCE;
@@ -83,7 +113,6 @@
       if (r.row.hidden === visible) r.row.hidden = !visible;
       if (visible) shown += 1;
     }
-    const output = form.elements.count;
     output.textContent = (shown < matched ? output.dataset.limited : output.dataset.template)
       .replace("{shown}", shown).replace("{matched}", matched).replace("{total}", rows.length);
     form.elements.more.hidden = shown === matched;

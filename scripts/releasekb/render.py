@@ -15,6 +15,7 @@ catalog objects and interface strings and contain no data logic.
 from __future__ import annotations
 
 import html
+import json
 import posixpath
 import re
 from dataclasses import dataclass
@@ -114,6 +115,9 @@ def level_path(level_key: str) -> str:
 
 
 UPGRADE_PATH = "changelog/upgrade.md"
+# Beside the features index: what its words filter searches, {feature id: text}, in the page's
+# language. Kept out of the table's rows, where it was most of the page's weight.
+FILTER_TEXT_FILE = "features/filter-text.json"
 
 
 def upgrade_query(old: str, new: str) -> str:
@@ -144,7 +148,7 @@ def pages(catalog: Catalog) -> list[Page]:
     result = [
         Page("index.md", "home.html.j2", {}),
         Page("releases/index.md", "releases.html.j2", {}),
-        Page("features/index.md", "features.html.j2", {}),
+        Page("features/index.md", "features.html.j2", {"filter_text_url": posixpath.basename(FILTER_TEXT_FILE)}),
         Page("stability/index.md", "stability.html.j2", {}),
         Page("changelog/index.md", "changelog.html.j2", {}),
     ]
@@ -230,7 +234,8 @@ def compile_templates() -> None:
 
 
 def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str, str]:
-    """Render every page of one language: {path inside the language tree: Markdown}."""
+    """Render every page of one language, and the features index's FILTER_TEXT_FILE:
+    {path inside the language tree: text}."""
     env = environment()
     strings = interface_strings(lang)
     rendered = {}
@@ -249,6 +254,8 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
             **page.context,
         }
         rendered[page.path] = env.get_template(page.template).render(context)
+    texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
+    rendered[FILTER_TEXT_FILE] = json.dumps(texts, ensure_ascii=False, separators=(",", ":")) + "\n"
     return rendered
 
 
