@@ -1,10 +1,10 @@
 """Which MkDocs-compatible engine builds the site: MkDocs 1.6 or ProperDocs, its maintained fork.
 
-The pages are plain Markdown files and the glue (site.py, mkdocs_hook.py) imports `mkdocs.*`,
-the API both engines share. Choosing ProperDocs imports its own `properdocs.replacement`
-module, which redirects every later `mkdocs.*` import (ours, Material's) to `properdocs.*`:
-the same mechanism ProperDocs' own command line uses. This is the one place that names the
-engines; it must run before anything imports `mkdocs`.
+The pages are files under docs/ (HTML inside .md files) and the glue (site.py,
+mkdocs_hook.py) imports `mkdocs.*`, the API both engines share. Choosing ProperDocs imports
+its own `properdocs.replacement` module, which redirects every later `mkdocs.*` import (ours,
+Material's) to `properdocs.*`: the same mechanism ProperDocs' own command line uses. This is
+the one place that names the engines; it must run before anything imports `mkdocs`.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def outline(page_html: str) -> Outline:
 
 
 def attr(value: object) -> Markup:
-    """A value for an HTML attribute (no Markdown processing happens inside attributes)."""
+    """A value for an HTML attribute."""
     return Markup(html.escape(str(value), quote=True))
 
 
@@ -126,7 +126,7 @@ def upgrade_query(old: str, new: str) -> str:
 
 
 def address_path(address: str) -> str:
-    """A page address -> its Markdown path: 'changelog/upgrade/' -> 'changelog/upgrade.md', '' -> 'index.md'."""
+    """A page address -> its file: 'changelog/upgrade/' -> 'changelog/upgrade.md', '' -> 'index.md'."""
     return address.rstrip("/") + ".md" if address else "index.md"
 
 
@@ -209,14 +209,14 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         undefined=jinja2.StrictUndefined,
-        # finalize escapes every printed value for Markdown and HTML; autoescape makes macro
+        # finalize escapes every printed value for HTML; autoescape makes macro
         # output Markup, so it is not escaped a second time.
         autoescape=True,
         finalize=escape_text,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        # Markdown anchors look like {#torch-fft}, so Jinja comments are {## ... ##}.
+        # Jinja comments are {## ... ##}, as they were when pages held Markdown anchors ({#torch-fft}).
         comment_start_string="{##",
         comment_end_string="##}",
         # compiled templates are kept between runs (checked against each template's source)

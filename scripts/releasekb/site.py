@@ -85,7 +85,7 @@ def generate(
     data: ValidatedData, docs_dir: Path, site_url: str = "", languages: Iterable[str] = LANGUAGES
 ) -> tuple[Catalog, dict[str, str]]:
     """Build the catalog from validated data and write every page of these languages.
-    Returns the catalog and the pages written, {"en/releases/1.7.md": Markdown, ...}."""
+    Returns the catalog and the files written, {"en/releases/1.7.md": page, ...}."""
     catalog = build_catalog(data)
     pages = {
         f"{lang}/{path}": text for lang in languages for path, text in render_language(catalog, lang, site_url).items()
@@ -200,7 +200,7 @@ def _warm_up(config_file: str, load_dictionary: bool) -> None:
 
 def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool) -> tuple[str, str] | None:
     """Run in a worker process: generate one language's pages and build it with MkDocs.
-    A dirty build (under `serve`) renders only the pages whose Markdown changed, in place.
+    A dirty build (under `serve`) renders only the pages whose generated file changed, in place.
     Returns None, ("data", problems), ("build", what failed) or ("full", why a dirty build
     cannot be done)."""
     from mkdocs.commands.build import build
@@ -306,7 +306,7 @@ class SiteBuilder:
             shutil.rmtree(staging, ignore_errors=True)
 
     def update(self, site_dir: Path) -> bool:
-        """Rebuild, in place, only the pages whose generated Markdown changed since the last
+        """Rebuild, in place, only the pages whose generated file changed since the last
         build (MkDocs' dirty build); falls back to a whole build when pages were removed."""
         outcome = self._run({lang: site_dir.resolve() / url_prefix(lang) for lang in LANGUAGES}, dirty=True)
         return self.build_into(site_dir) if outcome == "full" else outcome
