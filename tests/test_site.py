@@ -80,6 +80,18 @@ def test_chinese_search_index_has_jieba_tokens(fixture_site):
     assert separator.split("分布式\u200b训练") == ["分布式", "训练"]  # jieba's word boundary splits
 
 
+def test_search_sections_follow_the_headings_and_keep_words_apart(fixture_site):
+    """Generated pages reach MkDocs as HTML: the index must still have one entry per section,
+    titled by its heading, and table cells and paragraphs must not run into each other."""
+    index = search_index(fixture_site, "")
+    by_location = {doc["location"]: doc for doc in index["docs"]}
+    widgets = by_location["releases/1.0/#widgets"]
+    assert widgets["title"] == "Widgets arrive"  # the entry's heading, without its ¶ link
+    assert by_location["releases/1.0/"]["title"] == "Acme 1.0"  # the page's own title starts it
+    releases_table = by_location["#releases"]["text"].split()
+    assert releases_table[:4] == ["Version", "Date", "Title", "Entries"]  # cells stay words apart
+
+
 def test_feature_pages_stay_out_of_the_navigation(fixture_site):
     home = html(fixture_site, "")
     assert "features/widgets/" not in re.sub(r'<div class="md-content".*', "", home, flags=re.S)
