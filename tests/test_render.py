@@ -96,7 +96,7 @@ def test_section_anchors_of_the_release_page_are_reserved(pages):
 def test_outline_gives_mkdocs_the_title_toc_and_anchors_of_a_page(pages):
     page = pages["en/releases/1.1.md"]
     found = outline(page)
-    assert found.title_html == "Acme 1.1"
+    assert found.title == "Acme 1.1"
     (top,) = found.toc_tokens  # the h1, with every section below it
     assert top["level"] == 1
     sections = [(token["level"], token["id"]) for token in top["children"]]
@@ -117,6 +117,6 @@ def test_outline_names_headings_by_their_text():
         '<h2 id="x-1">Part &amp; <a href="y/">whole</a>'
         '<a class="headerlink" href="#x-1" title="Permanent link">&para;</a></h2>'
     )
-    assert found.title_html == "Use <code>a&lt;b</code>"
+    assert found.title == "Use a<b"
     (child,) = found.toc_tokens[0]["children"]
     assert (child["id"], child["name"], child["level"]) == ("x-1", "Part &amp; whole", 2)

@@ -92,6 +92,19 @@ def test_search_sections_follow_the_headings_and_keep_words_apart(fixture_site):
     assert releases_table[:4] == ["Version", "Date", "Title", "Entries"]  # cells stay words apart
 
 
+def test_page_titles_keep_markdown_characters_as_text(tmp_path):
+    """MkDocs names a generated page from its title: characters that mean something in Markdown
+    (underscores, asterisks, brackets) stay what they are."""
+    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    release = project / "releases" / "1.0.yaml"
+    text = release.read_text(encoding="utf-8")
+    title = "`__init__` takes *args and [options]"
+    release.write_text(text.replace("name: {en: Widgets,", f'name: {{en: "{title}",', 1), encoding="utf-8")
+    page = (build(project) / "features" / "widgets" / "index.html").read_text(encoding="utf-8")
+    assert "<title>__init__ takes *args and [options] - " in page  # not "init takes args..." with emphasis
+    assert '<h1 id="_title"><code>__init__</code> takes *args and [options]</h1>' in page
+
+
 def test_feature_pages_stay_out_of_the_navigation(fixture_site):
     home = html(fixture_site, "")
     assert "features/widgets/" not in re.sub(r'<div class="md-content".*', "", home, flags=re.S)

@@ -14,6 +14,7 @@ modules that the tests call directly.
 from __future__ import annotations
 
 import posixpath
+import re
 import sys
 from pathlib import Path
 from urllib.parse import urljoin
@@ -172,7 +173,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         return markdown
     page.releasekb_outline = outline(markdown)
     page.releasekb_html = markdown
-    return "# " + page.releasekb_outline.title_html
+    # Punctuation as character references, which Markdown keeps as the characters: a title
+    # such as "`__init__` hooks" must not turn into emphasis.
+    return "# " + _PUNCTUATION.sub(lambda m: f"&#{ord(m[0])};", page.releasekb_outline.title)
+
+
+_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:

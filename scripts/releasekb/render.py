@@ -60,7 +60,7 @@ _TAG = re.compile(r"<[^>]*>")
 class Outline:
     """What MkDocs learns from converting a page's Markdown, for a page written as HTML."""
 
-    title_html: str  # the inside of the page's <h1>
+    title: str  # the text of the page's <h1>, without markup
     toc_tokens: list[dict]  # Python-Markdown's toc extension's tokens, nested
     anchor_ids: frozenset[str]  # every id on the page: links to them are valid
 
@@ -73,7 +73,7 @@ def outline(page_html: str) -> Outline:
     for match in _HEADING.finditer(page_html):
         level, inner = int(match[1]), match[3]
         if level == 1 and not title:
-            title = inner
+            title = html.unescape(_TAG.sub("", inner))
         name = _TAG.sub("", inner)
         ident = html.unescape(match[2] or "")
         tokens.append({"level": level, "id": ident, "name": name, "html": inner, "data-toc-label": "", "children": []})
