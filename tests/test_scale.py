@@ -18,10 +18,18 @@ FRAME_BYTES = 60_000  # what Material adds around a page's content (navigation, 
 PER_FEATURE = (LIMIT_BYTES - FRAME_BYTES - 20_000) // AT_FEATURES
 
 
+class Catalogs(dict):
+    """Catalogs by number of releases. pytest prints a failing test's arguments, and a catalog's
+    own printout spells out every release, entry and feature: keep it to one line."""
+
+    def __repr__(self) -> str:
+        return f"<catalogs of {sorted(self)} releases>"
+
+
 @pytest.fixture(scope="module")
 def catalogs(tmp_path_factory):
     """Two corpora: 10 and 20 releases of 60 entries (about 470 and 930 features)."""
-    result = {}
+    result = Catalogs()
     for releases in (10, 20):
         data = tmp_path_factory.mktemp(f"corpus{releases}") / "releases"
         Corpus(releases, 60, seed=11).write(data)
