@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from releasekb.i18n import LANGUAGES, interface_strings
-from releasekb.model import ChangeEntry, FeatureEntry
+from releasekb.model import ApiUse, ChangeEntry, FeatureEntry
 from releasekb.translations import stale_entry_keys
 from releasekb.validate import ValidatedData
 
@@ -58,6 +58,17 @@ class Link:
 
 
 @dataclass(frozen=True)
+class ApiRef:
+    """An API an entry touches: its canonical name, how a use in code matches it (model.API_USES)
+    and the API that replaces it, if the entry names one."""
+
+    name: str
+    use: str = "any"
+    replacement: str | None = None
+    introduced: bool = False  # this entry brought the API (see model.ApiUse.introduced)
+
+
+@dataclass(frozen=True)
 class Source:
     kind: str
     lang: str
@@ -79,7 +90,7 @@ class Entry:
     title: Text
     summary: Text
     migration: Text | None
-    apis: tuple[str, ...]
+    api_refs: tuple[ApiRef, ...]
     links: tuple[Link, ...]
     part_of: str | None
     aliases: tuple[str, ...]
@@ -87,6 +98,11 @@ class Entry:
     # Languages whose translation of this entry's texts may be out of date (see translations.py).
     stale_languages: frozenset[str] = frozenset()
     feature: Feature = field(init=False)
+
+    @property
+    def apis(self) -> tuple[str, ...]:
+        """The API names, as pages list them."""
+        return tuple(dict.fromkeys(ref.name for ref in self.api_refs))
 
 
 @dataclass(eq=False)
@@ -418,12 +434,19 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         title=_text(raw.title),
         summary=_text(raw.summary),
         migration=_text(raw.migration) if is_change else None,
-        apis=tuple(raw.apis),
+        api_refs=tuple(_api_ref(api, introduces=not is_change and raw.kind == "new") for api in raw.apis),
         links=tuple(Link(link.kind, link.url) for link in raw.links),
         part_of=None if is_change else raw.part_of,
         aliases=tuple(raw.aliases),
         position=position,
     )
+
+
+def _api_ref(api: str | ApiUse, introduces: bool) -> ApiRef:
+    if isinstance(api, str):
+        return ApiRef(api, introduced=introduces)
+    introduced = introduces if api.introduced is None else api.introduced
+    return ApiRef(api.name, api.use, api.replacement, introduced)
 
 
 def _compute_events(feature: Feature) -> None:

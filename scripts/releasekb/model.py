@@ -139,6 +139,26 @@ class Source(Strict):
     credit: NonEmptyText | None = None
 
 
+# How a use of an API in code matches it (see `releasekb check`): "any" use of the name; only a
+# "call" of it (`torch.fft(x)`, the deprecated function); or a "module" use, anything but a
+# direct call (`import torch.fft`, `torch.fft.fft(x)`): one name can be both, in different entries.
+API_USES = ("any", "call", "module")
+
+
+class ApiUse(Strict):
+    """An API an entry touches, with how a use of it in code matches and, for a change, the API
+    to use instead. Written as a plain string when the defaults hold (any use, no replacement)."""
+
+    name: NonEmptyText
+    use: Literal[API_USES] = "any"
+    replacement: NonEmptyText | None = None
+    # Whether this entry brought the API: by default a `new` feature introduces its APIs (the
+    # release is the lowest a use of them needs) and any other entry only touches them. `false`
+    # says a new feature touches an API that existed before it (DistributedDataParallel in a
+    # feature that adds Windows support).
+    introduced: bool | None = None
+
+
 class Entry(Strict):
     """What one release says about one feature or change."""
 
@@ -149,7 +169,9 @@ class Entry(Strict):
     name: Text | None = None
     title: Text
     summary: Text
-    apis: list[NonEmptyText] = []
+    # Canonical, fully qualified names (`torch.nn.functional.grid_sample`, `torch::class_`),
+    # under a root declared in project.yaml's `code:`.
+    apis: list[NonEmptyText | ApiUse] = []
     links: list[Link] = []
     # Former ids of this feature (after a rename or merge): their URLs keep working.
     aliases: list[Slug] = []
@@ -204,11 +226,25 @@ class GlossaryTerm(Strict):
         return re.compile(rf"(?<![\w-]){re.escape(self.en)}(e?s)?(?![\w-])", re.IGNORECASE)
 
 
+class CodeConfig(Strict):
+    """Which API names are code, so that `releasekb check` can find them in a codebase."""
+
+    # language -> the roots of its API names. "python" roots are top-level packages (`torch`):
+    # names under them are dotted Python names, found by parsing Python files and notebooks. Any
+    # other language's roots are name prefixes (`torch::`), found as whole tokens in the files a
+    # user includes.
+    roots: dict[Slug, list[NonEmptyText]]
+    # Short forms people write for a module (`F` for torch.nn.functional): `validate` suggests
+    # the qualified name when an API is written with one.
+    abbreviations: dict[NonEmptyText, NonEmptyText] = {}
+
+
 class ProjectFile(Strict):
     product: ProductInfo
     areas: dict[Slug, Text]
     stability: StabilityConfig
     glossary: list[GlossaryTerm] = []
+    code: CodeConfig | None = None
     # Former addresses that no longer hold a page of their own -> where their content is now,
     # in every language. A frozen list: it grows only when a page is renamed, never per release.
     redirects: dict[SitePath, RedirectTarget] = {}

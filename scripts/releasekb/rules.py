@@ -253,6 +253,57 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
                         )
 
 
+PYTHON = "python"  # the language of project.yaml `code.roots` whose names are dotted Python names
+_PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def api_names(entry: FeatureEntry | ChangeEntry) -> Iterator[tuple[Location, str, str]]:
+    """(location inside the entry, name, use) of every API name an entry gives, replacements too."""
+    for i, api in enumerate(entry.apis):
+        if isinstance(api, str):
+            yield ("apis", i), api, "any"
+            continue
+        yield ("apis", i, "name"), api.name, api.use
+        if api.replacement is not None:
+            yield ("apis", i, "replacement"), api.replacement, "any"
+
+
+def apis_are_qualified_code_names(data: ValidatedData) -> Iterator[Problem]:
+    """`releasekb check` matches code against API names, so each is a canonical name under a root
+    project.yaml declares: `torch.nn.functional.grid_sample`, not `F.grid_sample`."""
+    code = data.project.code
+    if code is None:
+        return
+    python_roots = code.roots.get(PYTHON, [])
+    token_roots = [root for language, roots in code.roots.items() if language != PYTHON for root in roots]
+    known = {name for release in data.releases for _, entry in entries(release) for _, name, _ in api_names(entry)}
+    for release in data.releases:
+        for location, entry in entries(release):
+            for inner, name, use in api_names(entry):
+                if any(name.startswith(root) for root in token_roots):
+                    if use == "call":
+                        yield release.document.problem(
+                            (*location, *inner[:-1], "use"), "`use: call` applies to Python names only"
+                        )
+                    continue
+                if _PYTHON_NAME.match(name) and name.split(".")[0] in python_roots:
+                    continue
+                yield release.document.problem((*location, *inner), _unqualified_message(name, code, known))
+
+
+def _unqualified_message(name: str, code, known: set[str]) -> str:
+    roots = ", ".join(root for roots in code.roots.values() for root in roots)
+    message = f"'{name}' is not under a code root of project.yaml ({roots})"
+    head, _, rest = name.partition(".")
+    candidates = []
+    if head in code.abbreviations:
+        candidates.append(f"{code.abbreviations[head]}.{rest}" if rest else code.abbreviations[head])
+    candidates += sorted(k for k in known if k.endswith("." + name) or k.endswith("::" + name))
+    if candidates:
+        return f"{message}: write the qualified name, '{candidates[0]}'"
+    return f"{message}: write the qualified name (like 'torch.nn.functional.grid_sample'), or add its root to `code:`"
+
+
 def redirects_lead_to_pages(data: ValidatedData) -> Iterator[Problem]:
     """A former address must not hide a page the site generates, must lie in a generated folder
     (so the build owns and cleans its page) and must lead to a page the site generates."""
@@ -301,6 +352,7 @@ RULES: tuple[Rule, ...] = (
     lifecycles_have_a_name,
     texts_are_in_their_language,
     glossary_is_followed,
+    apis_are_qualified_code_names,
 )
 # Rules that need the catalog (the site's page addresses): they run only on data every other
 # rule accepts, since the catalog cannot be built from inconsistent data.
