@@ -13,18 +13,20 @@ import json
 from pathlib import Path
 
 from releasekb.catalog import Catalog, Entry, Event, Feature, Level, Release
-from releasekb.i18n import LANGUAGES, url_prefix
+from releasekb.urls import API_SCHEMA, API_SCHEMA_VERSION, feature_path, page_url, permanent_urls, release_path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = API_SCHEMA_VERSION
 SCHEMA_FILE = Path(__file__).parent / "api_schema.json"
-SCHEMA_PATH = f"api/schema/v{SCHEMA_VERSION}.json"  # where the site publishes it
+SCHEMA_PATH = API_SCHEMA  # where the site publishes it
 
 
-def permanent_urls(site_url: str, path: str, anchor: str = "") -> dict[str, str]:
-    """{lang: address} of a page ("features/torch-fft/") in every language: absolute when the
-    site's address is known, else a path from the site root."""
-    root = site_url.rstrip("/") + "/" if site_url else "/"
-    return {lang: f"{root}{url_prefix(lang)}{path}" + (f"#{anchor}" if anchor else "") for lang in LANGUAGES}
+def release_urls(site_url: str, version: str, anchor: str = "") -> dict[str, str]:
+    """{lang: permanent address} of a release page, or of an anchor on it."""
+    return permanent_urls(site_url, page_url(release_path(version)), anchor)
+
+
+def feature_urls(site_url: str, feature_id: str) -> dict[str, str]:
+    return permanent_urls(site_url, page_url(feature_path(feature_id)))
 
 
 def level_record(level: Level | None) -> dict | None:
@@ -46,7 +48,7 @@ def entry_record(entry: Entry, site_url: str) -> dict:
         "migration": dict(entry.migration) if entry.migration else None,
         "apis": list(entry.apis),
         "links": [{"kind": link.kind, "url": link.url} for link in entry.links],
-        "urls": permanent_urls(site_url, f"releases/{entry.release.version}/", entry.id),
+        "urls": release_urls(site_url, entry.release.version, entry.id),
     }
 
 
@@ -64,7 +66,7 @@ def feature_record(feature: Feature, site_url: str) -> dict:
         "part_of": feature.parent.id if feature.parent else None,
         "aliases": feature.aliases,
         "apis": feature.apis,
-        "urls": permanent_urls(site_url, f"features/{feature.id}/"),
+        "urls": feature_urls(site_url, feature.id),
         "entries": [entry_record(entry, site_url) for entry in feature.entries],
     }
 
@@ -77,7 +79,7 @@ def release_record(release: Release, site_url: str) -> dict:
         "title": dict(release.title),
         "summary": dict(release.summary),
         "sources": [{"kind": s.kind, "lang": s.lang, "url": s.url} for s in release.sources],
-        "urls": permanent_urls(site_url, f"releases/{release.version}/"),
+        "urls": release_urls(site_url, release.version),
         "features": [entry.id for entry in release.features],
         "changes": [entry.id for entry in release.changes],
     }
@@ -91,7 +93,7 @@ def event_record(event: Event, site_url: str) -> dict:
         "before": level_record(event.before),
         "after": level_record(event.after),
         "title": dict(event.entry.title),
-        "urls": permanent_urls(site_url, f"releases/{event.release.version}/", event.entry.id),
+        "urls": release_urls(site_url, event.release.version, event.entry.id),
     }
 
 

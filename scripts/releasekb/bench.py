@@ -302,7 +302,7 @@ def run_measured(command: list[str], cwd: Path) -> tuple[float, int]:
 def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
     """The project's site sources (configurations, hand-written docs, the package for the
     hook) with `data_dir` as its releases/."""
-    from releasekb.site import GENERATED_PATHS
+    from releasekb.urls import GENERATED_PATHS
 
     target.mkdir(parents=True)
     for config in root.glob("mkdocs*.yml"):

@@ -11,10 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from releasekb.dataset import ValidatedData
 from releasekb.i18n import LANGUAGES, interface_strings
 from releasekb.model import ApiUse, ChangeEntry, FeatureEntry
 from releasekb.translations import stale_entry_keys
-from releasekb.validate import ValidatedData
 
 Text = dict[str, str]  # language -> text
 
@@ -169,10 +169,6 @@ class Feature:
         return next((e.release for e in self.entries if e.is_change and e.kind == "removal"), None)
 
     @property
-    def is_change_only(self) -> bool:
-        return all(e.is_change for e in self.entries)
-
-    @property
     def is_fix_only(self) -> bool:
         return all(not e.is_change and e.kind == "fix" for e in self.entries)
 
@@ -303,6 +299,8 @@ class Catalog:
     releases: list[Release] = field(default_factory=list)  # oldest first
     features: dict[str, Feature] = field(default_factory=dict)  # in order of first appearance
     redirects: dict[str, str] = field(default_factory=dict)  # former address -> current address
+    # language -> roots of its API names (project.yaml `code.roots`), for `releasekb check`
+    code_roots: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def latest(self) -> Release:
@@ -341,20 +339,11 @@ class Catalog:
     def count_at(self, level: Level) -> int:
         return sum(release.count_at(level) for release in self.releases)
 
-    def releases_between(self, old: Release, new: Release) -> list[Release]:
-        """The releases after `old` up to and including `new`, newest first."""
-        start, end = self.releases.index(old), self.releases.index(new)
-        return self.releases[end:start:-1]
-
     @property
     def upgrade_releases(self) -> list[Release]:
         """The releases one can upgrade to (all but the first), oldest first: the upgrade view
         has one section per release, so it answers every (from, to) pair in linear size."""
         return self.releases[1:]
-
-    def events_between(self, old: Release, new: Release, kinds=EVENT_KINDS) -> list[Event]:
-        """Events of the releases after `old` up to and including `new`, newest release first."""
-        return [ev for release in self.releases_between(old, new) for ev in release.events if ev.kind in kinds]
 
 
 def build_catalog(data: ValidatedData) -> Catalog:
@@ -377,6 +366,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         areas={key: Area(key, _text(name)) for key, name in project.areas.items()},
         levels=levels,
         redirects=dict(project.redirects),
+        code_roots={lang: list(roots) for lang, roots in project.code.roots.items()} if project.code else {},
     )
     stale = stale_entry_keys(data)
     for loaded in data.releases:

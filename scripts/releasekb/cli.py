@@ -130,18 +130,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(args) -> int:
-    from releasekb.catalog import build_catalog
+    from releasekb.pipeline import load_knowledge_base
     from releasekb.problems import github_annotation, json_report
     from releasekb.translations import stale_warnings, unrecorded_count
-    from releasekb.validate import load_data
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     try:
-        data = load_data(args.data)
+        data, catalog = (knowledge_base := load_knowledge_base(args.data)).data, knowledge_base.catalog
     except DataError as error:
         problems, summary = error.problems, None
     else:
-        catalog = build_catalog(data)
         problems = stale_warnings(data)
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
     errors = [p for p in problems if p.severity == "error"]
@@ -216,11 +214,10 @@ def _schema(args) -> int:
 
 
 def _contract(args) -> int:
-    from releasekb.catalog import build_catalog
     from releasekb.contract import contract_text
-    from releasekb.validate import load_data
+    from releasekb.pipeline import load_catalog
 
-    text = contract_text(build_catalog(load_data(args.data)))
+    text = contract_text(load_catalog(args.data))
     if not args.check:
         print(text, end="")
         return EXIT_OK
@@ -244,11 +241,10 @@ def _contract(args) -> int:
 
 
 def _query(args) -> int:
-    from releasekb.catalog import build_catalog
+    from releasekb.pipeline import load_catalog
     from releasekb.query import Query, print_json, print_table, run, unknown_values
-    from releasekb.validate import load_data
 
-    catalog = build_catalog(load_data(args.data))
+    catalog = load_catalog(args.data)
     query = Query(args.stability, args.release, args.area, args.text, args.lang)
     problems = unknown_values(catalog, query)
     if problems:
@@ -270,7 +266,7 @@ def _query(args) -> int:
 
 
 def _build(args) -> int:
-    from releasekb.site import build_site
+    from releasekb.build import build_site
 
     _show_mkdocs_log(args.engine)
     return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
@@ -290,10 +286,10 @@ def _show_mkdocs_log(engine: str) -> None:
 
 
 def _serve(args) -> int:
-    from releasekb.validate import load_data
+    from releasekb.pipeline import load_knowledge_base
+    from releasekb.serve import serve_site
 
-    load_data(args.data)  # fail fast with the same messages as `validate`
-    from releasekb.site import serve_site
+    load_knowledge_base(args.data)  # fail fast with the same messages as `validate`
 
     _show_mkdocs_log(args.engine)
     serve_site(args.config, args.dev_addr)

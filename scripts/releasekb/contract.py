@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from releasekb import publish
 from releasekb.catalog import Catalog
-from releasekb.i18n import LANGUAGES, url_prefix
-from releasekb.render import feature_path, level_path, page_url, release_path
+from releasekb.i18n import LANGUAGES
+from releasekb.urls import feature_path, level_path, page_url, release_path, site_path
 
 # The fixed part, as site paths in the default language (each language has them under its
 # prefix): the README's URL table lists exactly these, so the examples there keep working.
@@ -61,8 +61,8 @@ def generated_addresses(catalog: Catalog) -> list[str]:
 def contract_addresses(catalog: Catalog) -> list[str]:
     """Every contract address in every language ('/zh/releases/1.7/#torch-fft'), sorted."""
     english = {*FIXED_ADDRESSES, *generated_addresses(catalog)}
-    pages = {"/" + url_prefix(lang) + address.removeprefix("/") for lang in LANGUAGES for address in english}
-    files = {"/" + url_prefix(lang) + path for lang in LANGUAGES for path in publish.outputs(catalog, lang, "")}
+    pages = {site_path(lang, address.removeprefix("/")) for lang in LANGUAGES for address in english}
+    files = {site_path(lang, path) for lang in LANGUAGES for path in publish.outputs(catalog, lang, "")}
     return sorted(pages | files)
 
 

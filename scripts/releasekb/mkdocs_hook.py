@@ -13,7 +13,6 @@ modules that the tests call directly.
 
 from __future__ import annotations
 
-import posixpath
 import re
 import sys
 from pathlib import Path
@@ -28,11 +27,12 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from releasekb import progress, publish
+from releasekb.generate import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
 from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import not_found_page, outline
 from releasekb.segmentation import CachedSegmenter
-from releasekb.site import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
+from releasekb.urls import relative_site_url
 
 
 @event_priority(100)  # before the search plugin reads its configuration
@@ -145,7 +145,7 @@ def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dic
     """The language switcher and the hreflang links of this page."""
     here = url_prefix(build_language(config)) + page.url
     config.extra["alternate"] = [
-        {**alternate, "link": _Relative(_relative_url(here, page.releasekb_targets[alternate["lang"]]))}
+        {**alternate, "link": _Relative(relative_site_url(here, page.releasekb_targets[alternate["lang"]]))}
         for alternate in config.extra["alternate"]
     ]
     return context
@@ -198,9 +198,3 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     progress.page_done()
     return output
-
-
-def _relative_url(here: str, target: str) -> str:
-    """URL of site path `target` seen from site path `here` (both directory URLs)."""
-    relative = posixpath.relpath(target or ".", here or ".")
-    return "./" if relative == "." else relative + "/"

@@ -9,7 +9,6 @@ come from project.yaml: the validator passes them in as validation context, and
 
 from __future__ import annotations
 
-import datetime
 import re
 from typing import Annotated, Literal
 
@@ -23,6 +22,7 @@ from pydantic import (
     create_model,
 )
 
+from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES
 from releasekb.problems import not_one_of
 
@@ -57,9 +57,8 @@ SOURCE_KINDS = ("original", "translation", "report")
 
 
 def _real_date(value: str) -> str:
-    parts = [int(p) for p in value.split("-")]
     try:
-        datetime.date(parts[0], parts[1], parts[2] if len(parts) == 3 else 1)
+        parse_date(value)
     except ValueError as error:
         raise ValueError(f"'{value}' is not a real date ({error})") from None
     return value
@@ -248,8 +247,3 @@ class ProjectFile(Strict):
     # Former addresses that no longer hold a page of their own -> where their content is now,
     # in every language. A frozen list: it grows only when a page is renamed, never per release.
     redirects: dict[SitePath, RedirectTarget] = {}
-
-
-def version_key(version: str) -> tuple:
-    """Order versions numerically: 0.2 < 1.4 < 1.10 (text order would put 1.10 first)."""
-    return tuple(int(p) if p.isdigit() else -1 for p in re.split(r"[.-]", version))

@@ -12,13 +12,27 @@ Everything is deterministic: the same data gives the same bytes.
 
 from __future__ import annotations
 
-import datetime
 import html
-import unicodedata
 
 from releasekb import api
 from releasekb.catalog import Catalog, Feature
+from releasekb.cjk import is_wide
+from releasekb.dates import utc_datetime
 from releasekb.i18n import DEFAULT_LANGUAGE, interface_strings
+from releasekb.urls import (
+    API_CHANGELOG,
+    API_FEATURES,
+    API_RELEASES,
+    API_SCHEMA,
+    FEED,
+    INVENTORY,
+    api_release_path,
+    badge_path,
+    feature_path,
+    page_url,
+    permanent_url,
+    release_path,
+)
 
 # Badge colours by the level's place among the project's labels (most stable first), so any
 # project's scheme gets sensible colours: green, blue, orange, then grey for unlabeled.
@@ -30,21 +44,21 @@ def outputs(catalog: Catalog, lang: str, site_url: str) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     if lang == DEFAULT_LANGUAGE:
         files.update(api_files(catalog, site_url))
-    files.update({f"badges/{feature.id}.svg": badge(feature, lang) for feature in catalog.features.values()})
-    files["objects.inv"] = inventory(catalog, lang)
-    files["feed.xml"] = feed(catalog, lang, site_url)
+    files.update({badge_path(feature.id): badge(feature, lang) for feature in catalog.features.values()})
+    files[INVENTORY] = inventory(catalog, lang)
+    files[FEED] = feed(catalog, lang, site_url)
     return files
 
 
 def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
     files = {
-        "api/features.json": api.to_json(api.features_document(catalog, list(catalog.features.values()), site_url)),
-        "api/releases.json": api.to_json(api.releases_document(catalog, site_url)),
-        "api/changelog.json": api.to_json(api.changelog_document(catalog, site_url)),
-        api.SCHEMA_PATH: api.to_json(api.schema()),
+        API_FEATURES: api.to_json(api.features_document(catalog, list(catalog.features.values()), site_url)),
+        API_RELEASES: api.to_json(api.releases_document(catalog, site_url)),
+        API_CHANGELOG: api.to_json(api.changelog_document(catalog, site_url)),
+        API_SCHEMA: api.to_json(api.schema()),
     }
     for release in catalog.releases:
-        files[f"api/releases/{release.version}.json"] = api.to_json(api.release_document(catalog, release, site_url))
+        files[api_release_path(release.version)] = api.to_json(api.release_document(catalog, release, site_url))
     return files
 
 
@@ -80,7 +94,7 @@ def badge_colour(feature: Feature) -> str:
 
 def _text_width(text: str) -> int:
     """Approximate width in pixels at 11px Verdana: wide (CJK) characters count double."""
-    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text) + 10
+    return sum(12 if is_wide(c) else 7 for c in text) + 10
 
 
 def badge(feature: Feature, lang: str) -> bytes:
@@ -126,7 +140,7 @@ def inventory(catalog: Catalog, lang: str) -> bytes:
                 domain="std",
                 role="label",
                 priority="-1",
-                uri=f"releases/{release.version}/",
+                uri=page_url(release_path(release.version)),
                 dispname=f"{catalog.product_name[lang]} {release.version}",
             )
         )
@@ -137,7 +151,7 @@ def inventory(catalog: Catalog, lang: str) -> bytes:
                 domain="std",
                 role="label",
                 priority="-1",
-                uri=f"features/{feature.id}/",
+                uri=page_url(feature_path(feature.id)),
                 dispname=feature.title[lang],
             )
         )
@@ -147,34 +161,28 @@ def inventory(catalog: Catalog, lang: str) -> bytes:
 # --------------------------------------------------------------------------- feed
 
 
-def _date(text: str) -> datetime.datetime:
-    """A release date ("2020-10-27", or "2017-08" when only the month is known) as a UTC time."""
-    parts = [int(p) for p in text.split("-")] + [1]
-    return datetime.datetime(parts[0], parts[1], parts[2], tzinfo=datetime.UTC)
-
-
 def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
     """An Atom feed of the releases (newest first) in one language."""
     from feedgen.feed import FeedGenerator
 
     t = interface_strings(lang)
-    home = api.permanent_urls(site_url, "")[lang]
+    home = permanent_url(site_url, lang, "")
     generator = FeedGenerator()
     generator.id(home)
     generator.title(catalog.site_name[lang])
     generator.subtitle(t["feed_subtitle"].format(product=catalog.product_name[lang]))
     generator.language(lang)
     generator.link(href=home, rel="alternate")
-    generator.link(href=f"{home}feed.xml", rel="self")
-    generator.updated(_date(catalog.latest.date))
+    generator.link(href=home + FEED, rel="self")
+    generator.updated(utc_datetime(catalog.latest.date))
     generator.generator("ReleaseKB")
     for release in catalog.releases:  # feedgen puts the last added entry first
-        url = api.permanent_urls(site_url, f"releases/{release.version}/")[lang]
+        url = api.release_urls(site_url, release.version)[lang]
         entry = generator.add_entry()
         entry.id(url)
         entry.title(f"{catalog.product_name[lang]} {release.version}: {release.title[lang]}")
         entry.link(href=url)
         entry.summary(release.summary[lang])
-        entry.published(_date(release.date))
-        entry.updated(_date(release.date))
+        entry.published(utc_datetime(release.date))
+        entry.updated(utc_datetime(release.date))
     return generator.atom_str(pretty=True)

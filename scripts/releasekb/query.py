@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from releasekb import api
 from releasekb.catalog import Catalog, Feature
+from releasekb.cjk import display_width
 
 
 @dataclass(frozen=True)
@@ -68,14 +69,8 @@ def print_table(features: list[Feature], lang: str) -> None:
                 feature.title[lang],
             )
         )
-    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
-        cells = [cell + " " * (width - _width(cell)) for cell, width in zip(row, widths, strict=False)]
+        cells = [cell + " " * (width - display_width(cell)) for cell, width in zip(row, widths, strict=False)]
         print("  ".join([*cells, row[-1]]))
 
-
-def _width(text: str) -> int:
-    """Columns a text takes on a terminal: Chinese characters take two."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import posixpath
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -28,8 +27,25 @@ from markupsafe import Markup
 
 from releasekb import svg
 from releasekb.catalog import EVENT_KINDS, UPGRADE_KINDS, Catalog
+from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
 from releasekb.model import RESERVED_ANCHOR_PREFIX
+from releasekb.pages import pages
+from releasekb.urls import (
+    CHANGELOG,
+    FEATURES_INDEX,
+    FILTER_TEXT_FILE,
+    RELEASES_INDEX,
+    STABILITY_INDEX,
+    UPGRADE,
+    feature_path,
+    level_path,
+    page_url,
+    permanent_url,
+    relative_url,
+    release_path,
+    upgrade_query,
+)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
@@ -86,93 +102,6 @@ def attr(value: object) -> Markup:
     return Markup(html.escape(str(value), quote=True))
 
 
-def page_url(path: str) -> str:
-    """'releases/1.7.md' -> 'releases/1.7/', 'index.md' -> '' (MkDocs directory URLs)."""
-    stem = path.removesuffix(".md")
-    if stem == "index":
-        return ""
-    return stem.removesuffix("/index") + "/"
-
-
-def relative_url(from_path: str, to_path: str) -> str:
-    """The URL of page `to_path` as seen from page `from_path`, for raw HTML links."""
-    here = page_url(from_path) or "."
-    target = page_url(to_path) or "."
-    rel = posixpath.relpath(target, here)
-    return "./" if rel == "." else rel + "/"
-
-
-def feature_path(feature_id: str) -> str:
-    return f"features/{feature_id}.md"
-
-
-def release_path(version: str) -> str:
-    return f"releases/{version}.md"
-
-
-def level_path(level_key: str) -> str:
-    return f"stability/{level_key}.md"
-
-
-UPGRADE_PATH = "changelog/upgrade.md"
-# Beside the features index: what its words filter searches, {feature id: text}, in the page's
-# language. Kept out of the table's rows, where it was most of the page's weight.
-FILTER_TEXT_FILE = "features/filter-text.json"
-
-
-def upgrade_query(old: str, new: str) -> str:
-    """The upgrade view's query for one pair of versions: every pair shares one page."""
-    return f"?from={old}&to={new}"
-
-
-def address_path(address: str) -> str:
-    """A page address -> its file: 'changelog/upgrade/' -> 'changelog/upgrade.md', '' -> 'index.md'."""
-    return address.rstrip("/") + ".md" if address else "index.md"
-
-
-def split_address(address: str) -> tuple[str, str]:
-    """'changelog/upgrade/?from=1.4&to=1.7' -> ('changelog/upgrade/', '?from=1.4&to=1.7')."""
-    cut = min((i for i in (address.find("?"), address.find("#")) if i >= 0), default=len(address))
-    return address[:cut], address[cut:]
-
-
-@dataclass(frozen=True)
-class Page:
-    path: str  # inside a language tree, e.g. "releases/1.7.md"
-    template: str
-    context: dict
-
-
-def pages(catalog: Catalog) -> list[Page]:
-    """Every generated page of one language tree (the same list for every language)."""
-    result = [
-        Page("index.md", "home.html.j2", {}),
-        Page("releases/index.md", "releases.html.j2", {}),
-        Page("features/index.md", "features.html.j2", {"filter_text_url": posixpath.basename(FILTER_TEXT_FILE)}),
-        Page("stability/index.md", "stability.html.j2", {}),
-        Page("changelog/index.md", "changelog.html.j2", {}),
-    ]
-    result += [Page(release_path(r.version), "release.html.j2", {"release": r}) for r in catalog.releases]
-    result += [Page(feature_path(f.id), "feature.html.j2", {"feature": f}) for f in catalog.features.values()]
-    result += [Page(level_path(key), "level.html.j2", {"level": level}) for key, level in catalog.levels.items()]
-    result += [
-        Page(feature_path(alias), "alias.html.j2", {"feature": f})
-        for f in catalog.features.values()
-        for alias in f.aliases
-    ]
-    result.append(Page(UPGRADE_PATH, "upgrade.html.j2", {}))
-    result += [
-        Page(address_path(old), "redirect.html.j2", {"target_path": address_path(path), "target_suffix": suffix})
-        for old, (path, suffix) in ((old, split_address(new)) for old, new in catalog.redirects.items())
-    ]
-    return result
-
-
-def page_addresses(catalog: Catalog) -> set[str]:
-    """The address of every page the site generates, redirects excepted ('releases/1.7/')."""
-    return {page_url(page.path) for page in pages(catalog) if page.template != "redirect.html.j2"}
-
-
 def not_found_page(root_url: str) -> dict:
     """What the 404 page (docs/overrides/404.html) needs. Static hosts answer every missing
     address with the root 404.html, so it carries every language (its script shows the one of
@@ -187,20 +116,20 @@ def not_found_page(root_url: str) -> dict:
                 "prefix": url_prefix(lang),
                 "t": interface_strings(lang),
                 "home": home,
-                "search": home + page_url("features/index.md"),
+                "search": home + page_url(FEATURES_INDEX),
                 "links": [
                     (home + page_url(path), key)
                     for path, key in (
-                        ("releases/index.md", "nav_releases"),
-                        ("features/index.md", "nav_features"),
-                        ("stability/index.md", "nav_stability"),
-                        ("changelog/index.md", "nav_changelog"),
-                        (UPGRADE_PATH, "not_found_upgrade"),
+                        (RELEASES_INDEX, "nav_releases"),
+                        (FEATURES_INDEX, "nav_features"),
+                        (STABILITY_INDEX, "nav_stability"),
+                        (CHANGELOG, "nav_changelog"),
+                        (UPGRADE, "not_found_upgrade"),
                     )
                 ],
             }
         )
-    return {"root": root, "upgrade": page_url(UPGRADE_PATH), "languages": languages}
+    return {"root": root, "upgrade": page_url(UPGRADE), "languages": languages}
 
 
 @cache
@@ -280,7 +209,7 @@ class _PageHelpers:
             "feature_path": feature_path,
             "release_path": release_path,
             "level_path": level_path,
-            "upgrade_path": UPGRADE_PATH,
+            "upgrade_path": UPGRADE,
             "upgrade_href": self.upgrade_href,
             "redirect_href": self.redirect_href,
             "badge": self.badge,
@@ -294,7 +223,7 @@ class _PageHelpers:
 
     def upgrade_href(self, old: str, new: str) -> Markup:
         """A link to the upgrade view showing what changed from `old` to `new`."""
-        return attr(relative_url(self.path, UPGRADE_PATH) + upgrade_query(old, new))
+        return attr(relative_url(self.path, UPGRADE) + upgrade_query(old, new))
 
     def redirect_href(self, to_path: str, suffix: str) -> Markup:
         """A link to a page with a query or an anchor ('?from=1.4&to=1.7')."""
@@ -302,16 +231,13 @@ class _PageHelpers:
 
     def permalink(self, to_path: str) -> str:
         """The permanent address of a page in this language: absolute when site_url is set."""
-        path = "/" + url_prefix(self.lang) + page_url(to_path)
-        return self.site_url.rstrip("/") + path if self.site_url else path
+        return permanent_url(self.site_url, self.lang, page_url(to_path))
 
-    def format_date(self, date: str) -> str:
-        parts = [int(p) for p in date.split("-")]
-        key = "date_day" if len(parts) == 3 else "date_month"
-        month_name = self.strings["months"].split()[parts[1] - 1]
-        return self.strings[key].format(
-            year=parts[0], month=parts[1], day=parts[2] if len(parts) == 3 else "", month_name=month_name
-        )
+    def format_date(self, text: str) -> str:
+        date = parse_date(text)
+        key = "date_month" if date.day is None else "date_day"
+        month_name = self.strings["months"].split()[date.month - 1]
+        return self.strings[key].format(year=date.year, month=date.month, day=date.day or "", month_name=month_name)
 
     def badge(self, level) -> Markup:
         if level is None:

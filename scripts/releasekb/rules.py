@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
+from releasekb.cjk import has_han
+from releasekb.dataset import LoadedRelease, ValidatedData, entries, texts
 from releasekb.loader import Location
 from releasekb.model import (
     RESERVED_ANCHOR_PREFIX,
@@ -24,31 +23,9 @@ from releasekb.model import (
     Text,
 )
 from releasekb.problems import Problem, not_one_of, suggest
+from releasekb.versions import version_key
 
-if TYPE_CHECKING:
-    from releasekb.validate import LoadedRelease, ValidatedData
-
-Rule = Callable[["ValidatedData"], Iterator[Problem]]
-
-HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
-def entries(release: LoadedRelease) -> Iterator[tuple[Location, FeatureEntry | ChangeEntry]]:
-    """Every valid entry of a release with its location in the file."""
-    yield from zip(release.entry_locations, [*release.record.features, *release.record.changes], strict=True)
-
-
-def texts(record: BaseModel, location: Location = ()) -> Iterator[tuple[Location, BaseModel]]:
-    """Every bilingual Text inside a record, with its location."""
-    for name in type(record).model_fields:
-        value = getattr(record, name)
-        items = enumerate(value) if isinstance(value, list) else [(None, value)]
-        for index, item in items:
-            here = (*location, name) if index is None else (*location, name, index)
-            if isinstance(item, Text):
-                yield here, item
-            elif isinstance(item, BaseModel):
-                yield from texts(item, here)
+Rule = Callable[[ValidatedData], Iterator[Problem]]
 
 
 def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
@@ -67,8 +44,7 @@ def one_file_per_version(data: ValidatedData) -> Iterator[Problem]:
     for one address and one place in every lifecycle."""
     seen: dict[tuple, LoadedRelease] = {}
     for release in data.releases:
-        number = tuple(int(p) if p.isdigit() else p for p in re.split(r"[.-]", release.record.version))
-        if (first := seen.setdefault(number, release)) is not release:
+        if (first := seen.setdefault(version_key(release.record.version), release)) is not release:
             yield release.document.problem(
                 ("version",),
                 f"version '{release.record.version}' is the same release as {first.document.display_path} "
@@ -226,9 +202,9 @@ def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
 def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
         for location, text in texts(release.record):
-            if not HAN.search(text.zh):
+            if not has_han(text.zh):
                 yield release.document.problem((*location, "zh"), "the Chinese text contains no Chinese")
-            if HAN.search(text.en):
+            if has_han(text.en):
                 yield release.document.problem((*location, "en"), "the English text contains Chinese characters")
 
 
@@ -304,39 +280,6 @@ def _unqualified_message(name: str, code, known: set[str]) -> str:
     return f"{message}: write the qualified name (like 'torch.nn.functional.grid_sample'), or add its root to `code:`"
 
 
-def redirects_lead_to_pages(data: ValidatedData) -> Iterator[Problem]:
-    """A former address must not hide a page the site generates, must lie in a generated folder
-    (so the build owns and cleans its page) and must lead to a page the site generates."""
-    if not data.project.redirects or not data.complete:
-        return
-    # Imported here: the addresses come from the renderer, which itself builds on validated data.
-    from releasekb.catalog import build_catalog
-    from releasekb.render import page_addresses, split_address
-    from releasekb.site import GENERATED_PATHS
-
-    addresses = page_addresses(build_catalog(data))
-    folders = [path for path in GENERATED_PATHS if "." not in path]
-    for old, new in data.project.redirects.items():
-        location = ("redirects", old)
-        if old in addresses:
-            yield data.project_document.problem(
-                location, f"'{old}' is a page the site generates (remove this redirect)", key=True
-            )
-        elif old.split("/")[0] not in folders:
-            yield data.project_document.problem(
-                location,
-                f"'{old}' is outside the generated folders (start it with one of: {', '.join(folders)})",
-                key=True,
-            )
-        path = split_address(new)[0]
-        if path not in addresses:
-            hint = suggest(path, sorted(addresses))
-            yield data.project_document.problem(
-                location,
-                f"'{path}' is not a page of the site{hint or ' (point it at a page it generates, like changelog/)'}",
-            )
-
-
 RULES: tuple[Rule, ...] = (
     file_name_matches_version,
     one_file_per_version,
@@ -354,13 +297,7 @@ RULES: tuple[Rule, ...] = (
     glossary_is_followed,
     apis_are_qualified_code_names,
 )
-# Rules that need the catalog (the site's page addresses): they run only on data every other
-# rule accepts, since the catalog cannot be built from inconsistent data.
-CATALOG_RULES: tuple[Rule, ...] = (redirects_lead_to_pages,)
 
 
 def check_all(data: ValidatedData) -> list[Problem]:
-    problems = [problem for rule in RULES for problem in rule(data)]
-    if not problems:
-        problems = [problem for rule in CATALOG_RULES for problem in rule(data)]
-    return problems
+    return [problem for rule in RULES for problem in rule(data)]

@@ -12,9 +12,10 @@ import re
 from pathlib import Path
 
 from releasekb.loader import load_document
-from releasekb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile, version_key
+from releasekb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
 from releasekb.schema import write_schemas
 from releasekb.validate import display_path, load_project, release_paths
+from releasekb.versions import version_key
 
 SKELETON = """{schema_comment}
 # Started by `releasekb new` from {origin}. Replace every TODO (`releasekb validate` lists

@@ -19,14 +19,11 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from releasekb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from releasekb.loader import Location, format_location
 from releasekb.problems import Problem
-
-if TYPE_CHECKING:
-    from releasekb.validate import LoadedRelease, ValidatedData
 
 LOCK_FILE = "translations.lock"
 SOURCE_LANGUAGE = DEFAULT_LANGUAGE
@@ -36,7 +33,7 @@ _ABOUT = (
     "a hash of the English text it was last reviewed against (see README, Translations)."
 )
 
-Records = dict[str, dict[str, str]]  # language -> {text key: hash of the English text}
+Records = TranslationRecords
 
 
 def source_hash(text: str) -> str:
@@ -68,8 +65,6 @@ class TranslatedText:
 
 def translated_texts(data: ValidatedData) -> list[TranslatedText]:
     """Every bilingual text of every release, in file order."""
-    from releasekb.rules import entries, texts
-
     result = []
     for release in data.releases:
         version = release.record.version

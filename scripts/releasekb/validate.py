@@ -9,7 +9,6 @@ Nothing here raises on the first problem: a run reports all of them, sorted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -17,6 +16,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from releasekb import rules, translations
+from releasekb.dataset import LoadedRelease, ValidatedData
 from releasekb.i18n import LANGUAGES
 from releasekb.loader import Document, Location, format_location, load_document
 from releasekb.model import (
@@ -29,9 +29,9 @@ from releasekb.model import (
     FeatureEntry,
     ProjectFile,
     ReleaseFile,
-    version_key,
 )
 from releasekb.problems import DataError, Problem, not_one_of, suggest
+from releasekb.versions import version_key
 
 PROJECT_FILE = "project.yaml"
 RELEASE_FILE_PATTERN = re.compile(r"^[0-9][^/]*\.yaml$")
@@ -51,30 +51,6 @@ _TYPE_NAMES = {
     "model_type": "a mapping (key: value)",
     "model_attributes_type": "a mapping (key: value)",
 }
-
-
-@dataclass(frozen=True)
-class LoadedRelease:
-    document: Document
-    record: ReleaseFile
-    # Where each of record.features + record.changes sits in the file. When some entries
-    # are invalid the record holds only the valid ones, so rules can still check those.
-    entry_locations: tuple[Location, ...]
-    complete: bool = True
-
-
-@dataclass(frozen=True)
-class ValidatedData:
-    """Everything the catalog is built from, known to be valid."""
-
-    project: ProjectFile
-    project_document: Document
-    releases: tuple[LoadedRelease, ...]  # ordered by version
-    # False when some file or entry had shape problems and is missing from `releases`:
-    # rules that look across releases then stay quiet rather than guess.
-    complete: bool = True
-    # translations.lock: which English text each translation was last reviewed against.
-    translation_records: translations.Records = field(default_factory=dict)
 
 
 def display_path(path: Path) -> str:

@@ -1,0 +1,142 @@
+"""The API index: what the knowledge base says about each API name, for `releasekb check`.
+
+One record per (name, use) that some entry lists (`torch.fft` used as a module and `torch.fft`
+called as a function are two records): which release and feature introduced it, the levels that
+feature was published at, the releases that deprecated, broke or removed it, and every entry that
+mentions it with its permanent addresses. It is derived from the catalog alone, published as
+/api/apis.json (described by api_schema.json), and `check` reads either that file (`--index`) or
+the same document built from a data folder, so both give the same findings.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from releasekb import api
+from releasekb.catalog import UNLABELED, ApiRef, Catalog, Entry
+
+INDEX_PATH = "api/apis.json"  # where the site publishes it
+# Schema versions of the published document this code can read.
+KNOWN_SCHEMA_VERSIONS = (api.SCHEMA_VERSION,)
+_CHANGE_KINDS = {"deprecation": "deprecated_in", "breaking": "breaking_in"}
+_TIMEOUT_SECONDS = 30
+
+
+class IndexUnreadable(Exception):
+    """The index given with --index cannot be used (missing, unreachable, not JSON, unknown version)."""
+
+
+def language_of(name: str, code_roots: dict[str, list[str]]) -> str | None:
+    """The code.roots language a name belongs to: python when its first dotted segment is a
+    Python root (`torch.fft`), else the language whose token root it starts with (`torch::nn`)."""
+    head = name.split(".", 1)[0]
+    for language, roots in code_roots.items():
+        if language == "python" and head in roots:
+            return language
+    for language, roots in code_roots.items():
+        if language != "python" and any(name.startswith(root) for root in roots):
+            return language
+    return None
+
+
+def index_document(catalog: Catalog, site_url: str) -> dict:
+    """The whole /api/apis.json document."""
+    return {
+        "schema_version": api.SCHEMA_VERSION,
+        "product": dict(catalog.product_name),
+        "releases": [{"version": r.version, "date": r.date} for r in catalog.releases],
+        "levels": [{"key": level.key, "rank": level.rank, "name": dict(level.name)} for level in catalog.levels.values()],
+        "code_roots": {language: list(roots) for language, roots in catalog.code_roots.items()},
+        "apis": api_records(catalog, site_url),
+    }
+
+
+def api_records(catalog: Catalog, site_url: str) -> list[dict]:
+    """One record per (name, use), sorted by name then use."""
+    listings: dict[tuple[str, str], list[tuple[Entry, ApiRef]]] = {}
+    for release in catalog.releases:  # oldest first, so each list is in version order
+        for entry in release.entries:
+            for ref in entry.api_refs:
+                listings.setdefault((ref.name, ref.use), []).append((entry, ref))
+    return [
+        _record(name, use, listings[(name, use)], catalog, site_url) for name, use in sorted(listings)
+    ]
+
+
+def _record(name: str, use: str, listed: list[tuple[Entry, ApiRef]], catalog: Catalog, site_url: str) -> dict:
+    introducing = next((entry for entry, ref in listed if ref.introduced), None)
+    changes = [(entry, ref) for entry, ref in listed if entry.is_change]
+    removal = next((entry for entry, _ in changes if entry.kind == "removal"), None)
+    return {
+        "name": name,
+        "use": use,
+        "language": language_of(name, catalog.code_roots),
+        "introduced_in": introducing.release.version if introducing else None,
+        "feature": introducing.feature.id if introducing else None,
+        "levels": _levels(introducing),
+        **{field: [e.release.version for e, _ in changes if e.kind == kind] for kind, field in _CHANGE_KINDS.items()},
+        "removed_in": removal.release.version if removal else None,
+        "replacement": next((ref.replacement for _, ref in changes if ref.replacement), None),
+        "entries": [_entry_record(entry, site_url) for entry in dict.fromkeys(entry for entry, _ in listed)],
+    }
+
+
+def _levels(introducing: Entry | None) -> dict[str, str]:
+    """{version: level key} of every feature entry of the introducing entry's feature: the whole
+    feature's lifecycle, not only the entries that list this API (a module promoted to stable
+    promotes its functions)."""
+    if introducing is None:
+        return {}
+    return {
+        entry.release.version: entry.level.key if entry.level else UNLABELED
+        for entry in introducing.feature.entries
+        if not entry.is_change
+    }
+
+
+def _entry_record(entry: Entry, site_url: str) -> dict:
+    return {
+        "id": entry.id,
+        "release": entry.release.version,
+        "kind": entry.kind,
+        "is_change": entry.is_change,
+        "level": entry.level.key if entry.level else None,
+        "title": dict(entry.title),
+        "migration": dict(entry.migration) if entry.migration else None,
+        "urls": api.permanent_urls(site_url, f"releases/{entry.release.version}/", entry.id),
+        "feature_urls": api.permanent_urls(site_url, f"features/{entry.feature.id}/"),
+    }
+
+
+def load_index(source: str) -> dict:
+    """A published apis.json from a file or an http(s) address, checked enough to be used."""
+    text = _read(source)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise IndexUnreadable(f"{source}: not JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(document, dict) or "apis" not in document:
+        raise IndexUnreadable(f"{source}: not an API index (no 'apis'; publish it from /{INDEX_PATH})")
+    version = document.get("schema_version")
+    if version not in KNOWN_SCHEMA_VERSIONS:
+        known = ", ".join(str(v) for v in KNOWN_SCHEMA_VERSIONS)
+        raise IndexUnreadable(
+            f"{source}: schema_version {version!r}, this releasekb reads {known}: upgrade releasekb"
+        )
+    return document
+
+
+def _read(source: str) -> str:
+    if source.startswith(("http://", "https://")):
+        try:
+            with urllib.request.urlopen(source, timeout=_TIMEOUT_SECONDS) as response:
+                return response.read().decode("utf-8")
+        except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
+            raise IndexUnreadable(f"{source}: cannot fetch it ({getattr(error, 'reason', error)})") from None
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise IndexUnreadable(f"{source}: cannot read it ({getattr(error, 'strerror', None) or error})") from None

@@ -1,0 +1,292 @@
+"""Stage 6, build: the whole bilingual site, one MkDocs build per language, in parallel.
+
+Each language is an independent MkDocs build with its own configuration file (mkdocs.yml for
+the default language, mkdocs.<lang>.yml for the others) and its own search index. `build_site`
+runs the language builds in parallel worker processes (one per language, each generating its
+own pages first, see generate.py) and assembles them into one site: the default language at
+the root, the others under <lang>/. The site is swapped in only when every language built.
+"""
+
+from __future__ import annotations
+
+import enum
+import gzip
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+from multiprocessing import get_context
+from pathlib import Path
+
+from releasekb import progress
+from releasekb.generate import build_language, data_dir_of, docs_root, generate_once, searches_chinese
+from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
+from releasekb.problems import DataError
+
+
+def language_configs(config_file: str | Path) -> dict[str, Path]:
+    """{lang: its MkDocs configuration}: mkdocs.yml for the default language and
+    mkdocs.<lang>.yml beside it for each other language."""
+    config_file = Path(config_file)
+    return {
+        lang: config_file if lang == DEFAULT_LANGUAGE else config_file.with_name(f"{config_file.stem}.{lang}.yml")
+        for lang in LANGUAGES
+    }
+
+
+def _end_with_parent(parent_pid: int) -> None:
+    """Run in each language's worker as it starts: end it when the releasekb process ends, however
+    it ends (SIGKILL, a crash), so no worker is left running, orphaned, after its build or serve."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the parent ended before the line above took effect
+        os._exit(1)
+
+
+def _warm_up(config_file: str, load_dictionary: bool) -> None:
+    """Run in each language's worker as it starts: the imports and templates its builds need,
+    and, when asked, jieba's dictionary (over half a second, only for Chinese search; `serve`
+    asks, so that an edit with new Chinese words is not slowed by it, while a one-off build
+    loads it only if the search index has text the last build did not segment)."""
+    import logging
+
+    import material.plugins.search.plugin  # noqa: F401
+    import mkdocs.commands.build  # noqa: F401
+    from mkdocs.config import load_config
+
+    from releasekb.render import compile_templates
+
+    compile_templates()
+    if load_dictionary and searches_chinese(load_config(config_file)):
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
+
+
+class Outcome(enum.Enum):
+    BUILT = "built"
+    INVALID_DATA = "invalid data"  # report: the data problems, as `validate` prints them
+    BUILD_FAILED = "build failed"  # report: what MkDocs said
+    NEEDS_FULL_BUILD = "needs a full build"  # a dirty build cannot be done; report: why
+
+
+@dataclass(frozen=True)
+class LanguageResult:
+    outcome: Outcome
+    report: str = ""
+
+
+def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool) -> LanguageResult:
+    """Run in a worker process: generate one language's pages and build it with MkDocs.
+    A dirty build (under `serve`) renders only the pages whose generated file changed, in place."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+
+    try:
+        config = load_config(config_file, site_dir=site_dir, strict=strict)
+        # Generated here rather than in the hook, so that data problems are reported once
+        # by the parent rather than by every language; the hook then finds them written.
+        lang = build_language(config)
+        generated = generate_once(data_dir_of(config), docs_root(config), config.site_url or "", lang)
+        if dirty and (generated.dropped_pages or lang not in _search_docs):
+            why = "pages were removed" if generated.dropped_pages else "no earlier build"
+            return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
+        build(config, dirty=dirty)
+        _keep_search_index(Path(site_dir) / "search" / "search_index.json", lang, dirty)
+    except DataError as error:
+        return LanguageResult(Outcome.INVALID_DATA, error.report())
+    except (Abort, ConfigurationError, PluginError, SystemExit) as error:
+        return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
+    return LanguageResult(Outcome.BUILT)
+
+
+# Per language, the search index entries of the last build in this process, by page.
+_search_docs: dict[str, dict[str, list[dict]]] = {}
+
+
+def _keep_search_index(index_file: Path, lang: str, dirty: bool) -> None:
+    """A dirty build's search index holds only the pages it rendered: add back every other
+    page's entries from the build before, so search under `serve` keeps finding them."""
+    if not index_file.is_file():
+        return
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    by_page: dict[str, list[dict]] = {}
+    for doc in index["docs"]:
+        by_page.setdefault(doc["location"].partition("#")[0], []).append(doc)
+    if dirty:
+        by_page = {**_search_docs[lang], **by_page}
+        index["docs"] = [doc for docs in by_page.values() for doc in docs]
+        index_file.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    _search_docs[lang] = by_page
+
+
+class SiteBuilder:
+    """Builds the whole bilingual site: one MkDocs build per language (pages generated in
+    the same process), in parallel worker processes, assembled into one folder. Each
+    language has its own worker, which lives as long as the builder: `serve` pays for
+    importing MkDocs and loading jieba once, and can rebuild only the pages that changed."""
+
+    def __init__(self, config_file: str | Path, *, strict: bool = True, serving: bool = False):
+        self.configs = language_configs(config_file)
+        missing = [str(path) for path in self.configs.values() if not path.is_file()]
+        if missing:
+            raise FileNotFoundError(f"configuration not found: {', '.join(missing)}")
+        self.strict = strict
+        self.counters = progress.shared_counters()
+        progress.use(self.counters)  # inherited by the workers
+        self._workers = {
+            lang: ProcessPoolExecutor(
+                max_workers=1, mp_context=get_context("fork"), initializer=_end_with_parent, initargs=(os.getpid(),)
+            )
+            for lang in LANGUAGES
+        }
+        for lang, worker in self._workers.items():
+            worker.submit(_warm_up, str(self.configs[lang]), serving)
+
+    @cached_property
+    def _default_config(self):
+        """The default language's configuration, read when `serve` asks for its folders (not
+        by `build`, which would read it beside the workers' own reading, on the same cores)."""
+        from mkdocs.config import load_config
+
+        return load_config(str(self.configs[DEFAULT_LANGUAGE]))
+
+    @property
+    def docs_root(self) -> Path:
+        return docs_root(self._default_config)
+
+    @property
+    def data_dir(self) -> Path:
+        return data_dir_of(self._default_config)
+
+    @property
+    def site_url(self) -> str:
+        return self._default_config.site_url or ""
+
+    def build_into(self, site_dir: Path) -> bool:
+        """Build the site into a new folder beside site_dir and swap it in only on success,
+        so a failed build (bad data, a strict-mode warning) leaves the previous site as it was."""
+        site_dir = site_dir.resolve()
+        _clean_leftovers(site_dir)
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-staging-{os.getpid()}-", dir=site_dir.parent))
+        try:
+            if self._run({lang: staging / lang for lang in LANGUAGES}, dirty=False) is not Outcome.BUILT:
+                print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
+                return False
+            for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
+                (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
+            _without_gzip_time(staging / DEFAULT_LANGUAGE)
+            _swap(staging / DEFAULT_LANGUAGE, site_dir)
+            return True
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def update(self, site_dir: Path) -> bool:
+        """Rebuild, in place, only the pages whose generated file changed since the last
+        build (MkDocs' dirty build); falls back to a whole build when pages were removed."""
+        outcome = self._run({lang: site_dir.resolve() / url_prefix(lang) for lang in LANGUAGES}, dirty=True)
+        if outcome is Outcome.NEEDS_FULL_BUILD:
+            return self.build_into(site_dir)
+        return outcome is Outcome.BUILT
+
+    def _run(self, site_dirs: dict[str, Path], dirty: bool) -> Outcome:
+        """Build every language; print what failed (data problems once, not once per language).
+        Returns BUILT, NEEDS_FULL_BUILD when a language cannot build dirty, or the failure."""
+        progress.reset(self.counters)
+        futures = [
+            self._workers[lang].submit(_build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty)
+            for lang, config in self.configs.items()
+        ]
+        with progress.Reporter(self.counters):
+            failures = [result for future in futures if (result := future.result()).outcome is not Outcome.BUILT]
+        if any(result.outcome is Outcome.NEEDS_FULL_BUILD for result in failures):
+            return Outcome.NEEDS_FULL_BUILD
+        data_problems = {result.report for result in failures if result.outcome is Outcome.INVALID_DATA}
+        for report in data_problems or [f"build failed: {result.report}" for result in failures]:
+            print(report, file=sys.stderr, flush=True)
+        if not failures:
+            return Outcome.BUILT
+        return Outcome.INVALID_DATA if data_problems else Outcome.BUILD_FAILED
+
+    def close(self) -> None:
+        for worker in self._workers.values():
+            worker.shutdown(cancel_futures=True)
+
+
+def _without_gzip_time(site: Path) -> None:
+    """MkDocs stamps sitemap.xml.gz's gzip header with the build day; without it two builds of
+    the same sources are byte-identical whenever they run."""
+    for packed in site.rglob("sitemap.xml.gz"):
+        packed.write_bytes(gzip.compress(gzip.decompress(packed.read_bytes()), mtime=0))
+
+
+def _clean_leftovers(site_dir: Path) -> None:
+    """Undo what a build killed halfway (SIGKILL, power loss) left beside site_dir: its staging
+    folder (named with its process id, removed once that process is gone), and a previous site
+    moved aside by a swap that did not finish (put back)."""
+    previous = site_dir.with_name(f".{site_dir.name}-previous")
+    if previous.is_dir() and not site_dir.exists():
+        previous.rename(site_dir)
+    staging_name = re.compile(rf"\.{re.escape(site_dir.name)}-staging-([0-9]+)-.*")
+    for staging in site_dir.parent.iterdir():
+        if (match := staging_name.fullmatch(staging.name)) and not _process_alive(int(match[1])):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, under another user
+    return True
+
+
+def _swap(new: Path, site_dir: Path) -> None:
+    """Replace site_dir by new with two renames: at every moment either the previous site or the
+    new one is complete on disk (`_clean_leftovers` puts the previous back if we are killed
+    between the renames)."""
+    previous = site_dir.with_name(f".{site_dir.name}-previous")
+    shutil.rmtree(previous, ignore_errors=True)
+    if site_dir.exists():
+        site_dir.rename(previous)
+    new.rename(site_dir)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def exit_on_sigterm() -> None:
+    """Let SIGTERM (`kill`, a service manager, a test harness) end the command the way Ctrl-C
+    does, so the `finally` blocks run: the language workers are shut down and temporary
+    folders removed, instead of workers left running without their parent."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
+def build_site(config_file: str, site_dir: Path) -> bool:
+    """`releasekb build`: the whole site into site_dir, replaced only on success."""
+    start = time.perf_counter()
+    exit_on_sigterm()
+    builder = SiteBuilder(config_file)
+    try:
+        if not builder.build_into(site_dir):
+            return False
+    finally:
+        builder.close()
+    print(f"site built in {site_dir} ({time.perf_counter() - start:.1f} s)")
+    return True
+
+

@@ -1,0 +1,61 @@
+"""The validated data every later stage reads: the typed records of project.yaml and of each
+release file, with where each entry and text sits in its file.
+
+`validate` produces a ValidatedData; the rules, the translation records and the catalog read
+it. The walkers below are the one way to visit a release's entries and bilingual texts with
+their locations, so that a problem is always reported at the right line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from releasekb.loader import Document, Location
+from releasekb.model import ChangeEntry, FeatureEntry, ProjectFile, ReleaseFile, Text
+
+# translations.lock: language -> {text key: hash of the English text it was last reviewed against}
+TranslationRecords = dict[str, dict[str, str]]
+
+
+@dataclass(frozen=True)
+class LoadedRelease:
+    document: Document
+    record: ReleaseFile
+    # Where each of record.features + record.changes sits in the file. When some entries
+    # are invalid the record holds only the valid ones, so rules can still check those.
+    entry_locations: tuple[Location, ...]
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class ValidatedData:
+    """Everything the catalog is built from, known to be valid."""
+
+    project: ProjectFile
+    project_document: Document
+    releases: tuple[LoadedRelease, ...]  # ordered by version (versions.version_key)
+    # False when some file or entry had shape problems and is missing from `releases`:
+    # rules that look across releases then stay quiet rather than guess.
+    complete: bool = True
+    translation_records: TranslationRecords = field(default_factory=dict)
+
+
+def entries(release: LoadedRelease) -> Iterator[tuple[Location, FeatureEntry | ChangeEntry]]:
+    """Every valid entry of a release with its location in the file."""
+    yield from zip(release.entry_locations, [*release.record.features, *release.record.changes], strict=True)
+
+
+def texts(record: BaseModel, location: Location = ()) -> Iterator[tuple[Location, BaseModel]]:
+    """Every bilingual Text inside a record, with its location."""
+    for name in type(record).model_fields:
+        value = getattr(record, name)
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            here = (*location, name) if index is None else (*location, name, index)
+            if isinstance(item, Text):
+                yield here, item
+            elif isinstance(item, BaseModel):
+                yield from texts(item, here)

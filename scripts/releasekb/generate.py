@@ -1,0 +1,151 @@
+"""Stage 5, generate: write the rendered pages into each language's docs tree, once per data version.
+
+Pages are real files under docs/<lang>/, so every MkDocs-compatible engine (MkDocs,
+ProperDocs) builds them as hand-written pages. Only the paths listed in urls.GENERATED_PATHS
+are ours: .gitignore lists the same paths, a test checks they agree, and files there that no
+longer correspond to data are removed. Files are rewritten only when their text changes,
+so MkDocs' dirty checks and file watchers see only real changes.
+
+Each language's build (build.py) generates its own pages in its own process, and the MkDocs
+hook finds them written; the functions reading a build's MkDocs configuration are here too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from releasekb import translations
+from releasekb.catalog import Catalog
+from releasekb.cjk import is_all_han
+from releasekb.dataset import ValidatedData
+from releasekb.i18n import LANGUAGES
+from releasekb.pipeline import load_knowledge_base
+from releasekb.render import render_language
+from releasekb.urls import GENERATED_PATHS
+from releasekb.validate import release_paths
+
+# Beside the docs/<lang>/ trees: folders every language's site gets a copy of.
+SHARED_DOCS = ("assets",)
+
+
+def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
+    return [docs_dir / lang / path for lang in languages for path in GENERATED_PATHS]
+
+
+def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[str]:
+    """Write pages (paths relative to docs_dir); delete generated files of these languages
+    not among them. Returns the paths that changed."""
+    changed = []
+    wanted = {(docs_dir / path).resolve() for path in pages}
+    for root in generated_roots(docs_dir, languages):
+        files = [root] if root.is_file() else list(root.rglob("*")) if root.is_dir() else []
+        for stale in (f for f in files if f.is_file() and f.resolve() not in wanted):
+            stale.unlink()
+            changed.append(str(stale.relative_to(docs_dir)))
+    for path, text in pages.items():
+        target = docs_dir / path
+        if target.is_file() and target.read_text(encoding="utf-8") == text:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        changed.append(path)
+    return changed
+
+
+def data_fingerprint(data_dir: Path) -> str:
+    """Changes whenever any data file changes: lets every build after the first skip generation."""
+    digest = hashlib.sha256()
+    for path in [data_dir / "project.yaml", data_dir / translations.LOCK_FILE, *release_paths(data_dir)]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()
+
+
+def generate(
+    catalog: Catalog, docs_dir: Path, site_url: str = "", languages: Iterable[str] = LANGUAGES
+) -> dict[str, str]:
+    """Write every page of these languages; returns the files written, {"en/releases/1.7.md": page, ...}."""
+    pages = {
+        f"{lang}/{path}": text for lang in languages for path, text in render_language(catalog, lang, site_url).items()
+    }
+    write_pages(pages, docs_dir, languages)
+    return pages
+
+
+def search_words(data: ValidatedData) -> list[str]:
+    """Chinese terms to keep whole when jieba segments pages for search: the glossary's and
+    the area names' short terms (2 to 4 characters, like 自动求导). Longer compounds such as
+    分布式自动求导 stay split, so a search for either of their parts still finds them;
+    Material's search matches whole tokens only."""
+    candidates = [term.zh for term in data.project.glossary]
+    candidates += [part for name in data.project.areas.values() for part in re.split(r"[与、，\s]+", name.zh)]
+    return sorted({word for word in candidates if 2 <= len(word) <= 4 and is_all_han(word)})
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where one language's pages go: a build generates for one target at a time."""
+
+    data_dir: str
+    docs_root: str
+    site_url: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What a language build needs to know about the pages generated for it."""
+
+    target: Target
+    fingerprint: str  # of the data it was generated from (data_fingerprint)
+    search_words: list[str]  # see search_words
+    pages: frozenset[str]  # paths inside a language tree; every language has the same ones
+    dropped_pages: bool = False  # pages generated before in this process are gone now
+    catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
+
+
+# The pages this process last generated: MkDocs calls the hook's on_config on every build,
+# and `releasekb build` generates before the build starts (to report data problems once).
+_generated: Generated | None = None
+
+
+def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> Generated:
+    """Validate and write one language's pages unless this data version is already written
+    by this process. Raises DataError on invalid data."""
+    global _generated
+    target = Target(str(data_dir), str(docs_root), site_url, lang)
+    fingerprint = data_fingerprint(data_dir)
+    if _generated is None or (_generated.target, _generated.fingerprint) != (target, fingerprint):
+        knowledge_base = load_knowledge_base(data_dir)
+        pages = generate(knowledge_base.catalog, docs_root, site_url, [lang])
+        tree = frozenset(path.removeprefix(f"{lang}/") for path in pages)
+        dropped = _generated is not None and _generated.target == target and not _generated.pages <= tree
+        words = search_words(knowledge_base.data)
+        _generated = Generated(target, fingerprint, words, tree, dropped, knowledge_base.catalog)
+    return _generated
+
+
+def searches_chinese(config) -> bool:
+    """Whether this build's search index is for Chinese (its search `lang` has zh)."""
+    search = config.plugins.get("search") or config.plugins.get("material/search")
+    return search is not None and "zh" in (search.config.lang or [])
+
+
+def build_language(config) -> str:
+    """The language of one MkDocs build: its Material `theme.language`."""
+    return config.theme["language"]
+
+
+def docs_root(config) -> Path:
+    """docs/, the parent of every language's docs_dir (docs/en, docs/zh)."""
+    return Path(config.docs_dir).parent
+
+
+def data_dir_of(config) -> Path:
+    """The release data of a build: `extra.releasekb_data`, relative to the configuration."""
+    return Path(config.config_file_path).parent / config.extra.get("releasekb_data", "releases")
+

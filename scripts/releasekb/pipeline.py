@@ -1,0 +1,33 @@
+"""Data folder -> knowledge base, the one way every command starts: load and validate the files,
+build the catalog once, then run the checks that need the catalog (they would otherwise have
+to build it themselves). Raises DataError listing every problem, as `validate` prints them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from releasekb.catalog import Catalog, build_catalog
+from releasekb.dataset import ValidatedData
+from releasekb.pages import redirects_lead_to_pages
+from releasekb.problems import DataError
+from releasekb.validate import load_data
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    data: ValidatedData  # the validated files, for what reads them directly (translation records)
+    catalog: Catalog
+
+
+def load_knowledge_base(data_dir: Path) -> KnowledgeBase:
+    data = load_data(data_dir)
+    catalog = build_catalog(data)
+    problems = list(redirects_lead_to_pages(data, catalog))
+    if problems:
+        raise DataError(problems)
+    return KnowledgeBase(data, catalog)
+
+
+def load_catalog(data_dir: Path) -> Catalog:
+    return load_knowledge_base(data_dir).catalog

@@ -1,0 +1,117 @@
+"""The URL scheme: the one definition of every address the site has (see README, URL scheme).
+
+Pages are named by their file inside a language's tree ('releases/1.7.md'); MkDocs serves each
+as a directory URL ('releases/1.7/'). The default language lives at the site root and every
+other under its prefix ('zh/'). Pages, the JSON API, feeds, the inventory, the hook and the URL
+contract all build their addresses with these functions, so the scheme changes in one place.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from releasekb.i18n import LANGUAGES, url_prefix
+
+# Inside each language's tree: what the generator owns (.gitignore lists the same paths).
+GENERATED_PATHS = ("index.md", "releases", "features", "stability", "changelog")
+
+HOME = "index.md"
+RELEASES_INDEX = "releases/index.md"
+FEATURES_INDEX = "features/index.md"
+STABILITY_INDEX = "stability/index.md"
+CHANGELOG = "changelog/index.md"
+UPGRADE = "changelog/upgrade.md"
+# Beside the features index: what its words filter searches, {feature id: text}, in the page's
+# language. Kept out of the table's rows, where it was most of the page's weight.
+FILTER_TEXT_FILE = "features/filter-text.json"
+
+# Machine-readable files, inside a language's site (the API only in the default language's).
+API_SCHEMA_VERSION = 1
+API_FEATURES = "api/features.json"
+API_RELEASES = "api/releases.json"
+API_CHANGELOG = "api/changelog.json"
+API_APIS = "api/apis.json"
+API_SCHEMA = f"api/schema/v{API_SCHEMA_VERSION}.json"
+INVENTORY = "objects.inv"
+FEED = "feed.xml"
+
+
+def release_path(version: str) -> str:
+    return f"releases/{version}.md"
+
+
+def feature_path(feature_id: str) -> str:
+    return f"features/{feature_id}.md"
+
+
+def level_path(level_key: str) -> str:
+    return f"stability/{level_key}.md"
+
+
+def api_release_path(version: str) -> str:
+    return f"api/releases/{version}.json"
+
+
+def badge_path(feature_id: str) -> str:
+    return f"badges/{feature_id}.svg"
+
+
+def upgrade_query(old: str, new: str) -> str:
+    """The upgrade view's query for one pair of versions: every pair shares one page."""
+    return f"?from={old}&to={new}"
+
+
+def page_url(path: str) -> str:
+    """A page's address inside its language's site (MkDocs directory URLs).
+
+    >>> page_url("releases/1.7.md"), page_url("releases/index.md"), page_url("index.md")
+    ('releases/1.7/', 'releases/', '')
+    """
+    stem = path.removesuffix(".md")
+    if stem == "index":
+        return ""
+    return stem.removesuffix("/index") + "/"
+
+
+def address_path(address: str) -> str:
+    """A page address -> its file: 'changelog/upgrade/' -> 'changelog/upgrade.md', '' -> 'index.md'."""
+    return address.rstrip("/") + ".md" if address else HOME
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """'changelog/upgrade/?from=1.4&to=1.7' -> ('changelog/upgrade/', '?from=1.4&to=1.7')."""
+    cut = min((i for i in (address.find("?"), address.find("#")) if i >= 0), default=len(address))
+    return address[:cut], address[cut:]
+
+
+def relative_url(from_path: str, to_path: str) -> str:
+    """The URL of page `to_path` as seen from page `from_path`, for links between pages.
+
+    >>> relative_url("releases/1.7.md", "features/torch-fft.md"), relative_url("index.md", "index.md")
+    ('../../features/torch-fft/', './')
+    """
+    return relative_site_url(page_url(from_path), page_url(to_path))
+
+
+def relative_site_url(here: str, target: str) -> str:
+    """The URL of site address `target` seen from site address `here` (both directory URLs,
+    perhaps in different languages: 'zh/releases/1.7/')."""
+    relative = posixpath.relpath(target or ".", here or ".")
+    return "./" if relative == "." else relative + "/"
+
+
+def site_path(lang: str, address: str, anchor: str = "") -> str:
+    """An address from the site's root path, in one language: '/zh/releases/1.7/#torch-fft'."""
+    return "/" + url_prefix(lang) + address + (f"#{anchor}" if anchor else "")
+
+
+def permanent_url(site_url: str, lang: str, address: str, anchor: str = "") -> str:
+    """The address to link to from elsewhere: absolute when the site's address is known, else a
+    path from the site's root."""
+    path = site_path(lang, address, anchor)
+    return site_url.rstrip("/") + path if site_url else path
+
+
+def permanent_urls(site_url: str, address: str, anchor: str = "") -> dict[str, str]:
+    """{lang: permanent_url} of one address in every language."""
+    return {lang: permanent_url(site_url, lang, address, anchor) for lang in LANGUAGES}
