@@ -48,7 +48,9 @@ def index_document(catalog: Catalog, site_url: str) -> dict:
         "schema_version": api.SCHEMA_VERSION,
         "product": dict(catalog.product_name),
         "releases": [{"version": r.version, "date": r.date} for r in catalog.releases],
-        "levels": [{"key": level.key, "rank": level.rank, "name": dict(level.name)} for level in catalog.levels.values()],
+        "levels": [
+            {"key": level.key, "rank": level.rank, "name": dict(level.name)} for level in catalog.levels.values()
+        ],
         "code_roots": {language: list(roots) for language, roots in catalog.code_roots.items()},
         "apis": api_records(catalog, site_url),
     }
@@ -61,9 +63,7 @@ def api_records(catalog: Catalog, site_url: str) -> list[dict]:
         for entry in release.entries:
             for ref in entry.api_refs:
                 listings.setdefault((ref.name, ref.use), []).append((entry, ref))
-    return [
-        _record(name, use, listings[(name, use)], catalog, site_url) for name, use in sorted(listings)
-    ]
+    return [_record(name, use, listings[(name, use)], catalog, site_url) for name, use in sorted(listings)]
 
 
 def _record(name: str, use: str, listed: list[tuple[Entry, ApiRef]], catalog: Catalog, site_url: str) -> dict:
@@ -123,9 +123,7 @@ def load_index(source: str) -> dict:
     version = document.get("schema_version")
     if version not in KNOWN_SCHEMA_VERSIONS:
         known = ", ".join(str(v) for v in KNOWN_SCHEMA_VERSIONS)
-        raise IndexUnreadable(
-            f"{source}: schema_version {version!r}, this releasekb reads {known}: upgrade releasekb"
-        )
+        raise IndexUnreadable(f"{source}: schema_version {version!r}, this releasekb reads {known}: upgrade releasekb")
     return document
 
 

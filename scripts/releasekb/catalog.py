@@ -13,22 +13,53 @@ from functools import cached_property
 
 from releasekb.dataset import ValidatedData
 from releasekb.i18n import LANGUAGES, interface_strings
-from releasekb.model import ApiUse, ChangeEntry, FeatureEntry
+from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, ChangeEntry, FeatureEntry
 from releasekb.translations import stale_entry_keys
 
 Text = dict[str, str]  # language -> text
 
 UNLABELED = "unlabeled"
 
-# Changelog event kinds, in the order a release's changelog lists them.
-EVENT_KINDS = (
-    "breaking", "removal", "deprecation", "promoted", "demoted", "labeled",
-    "introduced", "addition", "updated", "improvement", "fix",
-)  # fmt: skip
-# Events a reader upgrading between two versions must not miss.
-UPGRADE_KINDS = ("breaking", "removal", "deprecation", "promoted", "demoted")
-# Events a feature's compact lifecycle shows (besides its first appearance).
-MILESTONE_KINDS = (*UPGRADE_KINDS, "labeled")
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """What a release can do to a feature, as its changelog says it."""
+
+    key: str
+    upgrade: bool = False  # a reader upgrading across the release must not miss it
+    milestone: bool = False  # a feature's compact lifecycle shows it (besides its first appearance)
+    changes_level: bool = False  # the event's own text names the levels (no level badge beside it)
+
+    @property
+    def heading_key(self) -> str:
+        """The interface string heading a changelog's group of such events."""
+        return f"events_{self.key}"
+
+    @property
+    def text_key(self) -> str:
+        """The interface string saying what happened ('promoted from {before} to {after}')."""
+        return f"event_{self.key}"
+
+
+# The one table of event kinds, in the order a release's changelog lists them.
+EVENT_KINDS: dict[str, EventKind] = {
+    kind.key: kind
+    for kind in (
+        EventKind("breaking", upgrade=True, milestone=True),
+        EventKind("removal", upgrade=True, milestone=True),
+        EventKind("deprecation", upgrade=True, milestone=True),
+        EventKind("promoted", upgrade=True, milestone=True, changes_level=True),
+        EventKind("demoted", upgrade=True, milestone=True, changes_level=True),
+        EventKind("labeled", milestone=True, changes_level=True),
+        EventKind("introduced"),
+        EventKind("addition"),
+        EventKind("updated"),
+        EventKind("improvement"),
+        EventKind("fix"),
+    )
+}
+_EVENT_ORDER = {key: i for i, key in enumerate(EVENT_KINDS)}
 
 
 def _text(model) -> Text:
@@ -50,11 +81,20 @@ class Area:
     key: str
     name: Text
 
+    @property
+    def anchor(self) -> str:
+        """The id of the area's section on a page grouping entries by area ('area-distributed')."""
+        return RESERVED_ANCHOR_PREFIX + self.key
+
 
 @dataclass(frozen=True)
 class Link:
     kind: str
     url: str
+
+    @property
+    def label_key(self) -> str:
+        return f"link_{self.kind}"
 
 
 @dataclass(frozen=True)
@@ -74,6 +114,14 @@ class Source:
     lang: str
     url: str | None
     credit: str | None
+
+    @property
+    def label_key(self) -> str:
+        return f"source_{self.kind}"
+
+    @property
+    def lang_label_key(self) -> str:
+        return f"lang_{self.lang}"
 
 
 @dataclass(eq=False)
@@ -103,6 +151,16 @@ class Entry:
     def apis(self) -> tuple[str, ...]:
         """The API names, as pages list them."""
         return tuple(dict.fromkeys(ref.name for ref in self.api_refs))
+
+    @property
+    def label_key(self) -> str:
+        """The interface string naming the entry's kind ('kind_new', 'change_breaking')."""
+        return f"change_{self.kind}" if self.is_change else f"kind_{self.kind}"
+
+    @property
+    def status_key(self) -> str:
+        """The level the release published, or for a change its kind: 'beta', 'change-removal'."""
+        return self.level.key if self.level else f"change-{self.kind}"
 
 
 @dataclass(eq=False)
@@ -159,10 +217,20 @@ class Feature:
         return since
 
     @property
+    def level_key(self) -> str:
+        """The current level's key, '' when only changes mention the feature."""
+        return self.level.key if self.level else ""
+
+    @property
+    def level_since_version(self) -> str:
+        since = self.level_since
+        return since.version if since else ""
+
+    @property
     def milestones(self) -> list[Event]:
         """A compact lifecycle: the first appearance, then level changes, breaking changes,
         deprecations and removals (not every mention), one per release at most."""
-        return [ev for i, ev in enumerate(self.events) if i == 0 or ev.kind in MILESTONE_KINDS]
+        return [ev for i, ev in enumerate(self.events) if i == 0 or ev.kind_info.milestone]
 
     @property
     def removed_in(self) -> Release | None:
@@ -226,6 +294,16 @@ class Event:
     def feature(self) -> Feature:
         return self.entry.feature
 
+    @property
+    def kind_info(self) -> EventKind:
+        return EVENT_KINDS[self.kind]
+
+    @property
+    def shows_level_badge(self) -> bool:
+        """Whether a lifecycle line shows the entry's level beside the event's text: not when the
+        text already names the levels ('promoted from Beta to Stable')."""
+        return self.entry.level is not None and not self.kind_info.changes_level
+
 
 @dataclass(eq=False)
 class Release:
@@ -250,6 +328,11 @@ class Release:
         """The id of this release's section on pages listing several releases ('v1-7'):
         anchors are ASCII, and a dot would read as a CSS class in a selector."""
         return "v" + self.version.replace(".", "-")
+
+    @property
+    def display_name(self) -> Text:
+        """How pages, feeds and the inventory name the release: 'PyTorch 1.7'."""
+        return {lang: f"{name} {self.version}" for lang, name in self.catalog.product_name.items()}
 
     @property
     def features(self) -> list[Entry]:
@@ -287,7 +370,16 @@ class Release:
     def upgrade_events(self) -> list[Event]:
         """What an upgrader crossing this release must know: breaking changes, removals,
         deprecations and level changes, in changelog order."""
-        return [ev for ev in self.events if ev.kind in UPGRADE_KINDS]
+        return [ev for ev in self.events if ev.kind_info.upgrade]
+
+    @property
+    def events_by_kind(self) -> list[tuple[EventKind, list[Event]]]:
+        """The release's changelog: its events grouped by kind, in the table's order."""
+        return _group_by_kind(self.events)
+
+    @property
+    def upgrade_events_by_kind(self) -> list[tuple[EventKind, list[Event]]]:
+        return _group_by_kind(self.upgrade_events)
 
 
 @dataclass(eq=False)
@@ -338,6 +430,16 @@ class Catalog:
 
     def count_at(self, level: Level) -> int:
         return sum(release.count_at(level) for release in self.releases)
+
+    @cached_property
+    def most_stable_level(self) -> Level | None:
+        """The project's highest-ranked label (None when it has no labels)."""
+        return next((level for level in self.levels.values() if level.rank is not None), None)
+
+    @property
+    def upgrade_sources(self) -> list[Release]:
+        """The releases one can upgrade from (all but the latest), oldest first."""
+        return self.releases[:-1]
 
     @property
     def upgrade_releases(self) -> list[Release]:
@@ -405,7 +507,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
     for release in catalog.releases:
         release.events = sorted(
             (ev for f in catalog.features.values() for ev in f.events if ev.release is release),
-            key=lambda ev: (EVENT_KINDS.index(ev.kind), ev.entry.position),
+            key=lambda ev: (_EVENT_ORDER[ev.kind], ev.entry.position),
         )
     return catalog
 
@@ -430,6 +532,13 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         aliases=tuple(raw.aliases),
         position=position,
     )
+
+
+def _group_by_kind(events: list[Event]) -> list[tuple[EventKind, list[Event]]]:
+    groups: dict[str, list[Event]] = {}
+    for event in events:
+        groups.setdefault(event.kind, []).append(event)
+    return [(kind, groups[key]) for key, kind in EVENT_KINDS.items() if key in groups]
 
 
 def _api_ref(api: str | ApiUse, introduces: bool) -> ApiRef:

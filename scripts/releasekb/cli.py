@@ -126,6 +126,53 @@ def _parser() -> argparse.ArgumentParser:
     new = command("new", "start a new release file from a commented skeleton")
     new.add_argument("version", help="the release's version, e.g. 1.8")
     new.set_defaults(run=_new)
+
+    from releasekb.check import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+    from releasekb.check_output import FORMATS as CHECK_FORMATS
+
+    check = command("check", "what upgrading your code from one release to another breaks, deprecates or needs")
+    check.description = (
+        "Find the APIs of the knowledge base that Python files and notebooks use, and report what an upgrade from "
+        "--from to --to means for them: removed, breaking and deprecated APIs (already in effect at --from, or new "
+        "on the way), APIs newer than --to, APIs less stable than --max-stability, and the lowest release the code "
+        "runs on, with migration advice."
+    )
+    check.formatter_class = argparse.RawDescriptionHelpFormatter
+    check.epilog = (
+        "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count)\n"
+        "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a "
+        "knowledge base that cannot be read\n\n"
+        "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
+    )
+    check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
+    check.add_argument("--from", dest="old", metavar="A", help="the release the code runs on now (default: the oldest)")
+    check.add_argument("--to", dest="new", metavar="B", help="the release to upgrade to (default: the latest)")
+    check.add_argument(
+        "--max-stability", metavar="LEVEL", help="report used APIs ranked below this level (default: the most stable)"
+    )
+    check.add_argument("--format", choices=CHECK_FORMATS, help="text (default; github when GITHUB_ACTIONS=true)")
+    check.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="language of the report")
+    check.add_argument(
+        "--fail-on",
+        metavar="KINDS",
+        help=f"comma-separated kinds that exit 1, or none: {','.join(FAIL_ON_CHOICES)} "
+        f"(default: {','.join(DEFAULT_FAIL_ON)})",
+    )
+    check.add_argument("--include", action="append", default=[], metavar="GLOB", help="also check matching files")
+    check.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip matching files")
+    check.add_argument(
+        "--confidence", choices=CONFIDENCES, default="medium", help="lowest confidence of a use to report"
+    )
+    check.add_argument(
+        "--index", metavar="FILE_OR_URL", help="a published api/apis.json instead of the data folder (--data)"
+    )
+    check.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (stdout: the summary)")
+    check.add_argument(
+        "--site-url",
+        default=os.environ.get("RELEASEKB_SITE_URL", ""),
+        help="with --data: the site's address, for absolute links (default: $RELEASEKB_SITE_URL)",
+    )
+    check.set_defaults(run=_check)
     return parser
 
 
@@ -306,6 +353,32 @@ def _new(args) -> int:
         return EXIT_USAGE if error.usage else EXIT_INVALID
     print(f"created {path}: replace every TODO (`releasekb validate` lists those left), then validate")
     return EXIT_OK
+
+
+def _check(args) -> int:
+    from releasekb.apiindex import IndexUnreadable
+    from releasekb.check import CheckUsage, open_index, resolve_options, run_check
+    from releasekb.check_output import write
+
+    missing = [path for path in args.paths if not os.path.exists(path)]
+    try:
+        if missing:
+            raise CheckUsage(f"no such file or folder: {', '.join(missing)}")
+        index = open_index(args.index, args.data, args.site_url)
+        options = resolve_options(index, args.old, args.new, args.max_stability, args.fail_on, args.lang)
+    except (CheckUsage, IndexUnreadable) as error:
+        print(f"releasekb check: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except DataError as error:  # the knowledge base, not the user's code: wrong usage of check
+        print(error.report(), file=sys.stderr)
+        print(f"releasekb check: the knowledge base in {args.data} is invalid (see above)", file=sys.stderr)
+        return EXIT_USAGE
+    report = run_check(
+        index, options, args.paths, include=args.include, exclude=args.exclude, confidence=args.confidence
+    )
+    output_format = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    write(report, output_format, args.output, sys.stdout)
+    return EXIT_INVALID if report.failed() else EXIT_OK
 
 
 if __name__ == "__main__":

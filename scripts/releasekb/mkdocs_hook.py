@@ -28,7 +28,7 @@ from mkdocs.structure.toc import get_toc
 
 from releasekb import progress, publish
 from releasekb.generate import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
-from releasekb.i18n import DEFAULT_LANGUAGE, url_prefix
+from releasekb.i18n import DEFAULT_LANGUAGE, interface_strings, url_prefix
 from releasekb.problems import DataError
 from releasekb.render import not_found_page, outline
 from releasekb.segmentation import CachedSegmenter
@@ -52,6 +52,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         # plugin errors; the curator needs the same lines `releasekb validate` prints.
         print(error.report(), file=sys.stderr, flush=True)
         raise PluginError("invalid release data (problems listed above)") from None
+    # The product's and the site's names come from project.yaml only: another product changes
+    # its data folder, not the MkDocs configurations, and gets its own names in every title.
+    strings = interface_strings(lang)
+    config.site_name = generated.catalog.site_name[lang]
+    config.site_description = strings["site_description"].format(product=generated.catalog.product_name[lang])
     if root_url and lang != DEFAULT_LANGUAGE:
         config.site_url = urljoin(root_url, url_prefix(lang))  # canonical URLs under /zh/
     _segment_chinese(config, generated.search_words)

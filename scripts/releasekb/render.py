@@ -26,10 +26,10 @@ import jinja2
 from markupsafe import Markup
 
 from releasekb import svg
-from releasekb.catalog import EVENT_KINDS, UPGRADE_KINDS, Catalog
+from releasekb import urls
+from releasekb.catalog import Catalog, Entry, Feature
 from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
-from releasekb.model import RESERVED_ANCHOR_PREFIX
 from releasekb.pages import pages
 from releasekb.urls import (
     CHANGELOG,
@@ -175,9 +175,7 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
             "lang": lang,
             "t": strings,
             "page_path": page.path,
-            "event_kinds": EVENT_KINDS,
-            "area_anchor_prefix": RESERVED_ANCHOR_PREFIX,
-            "upgrade_kinds": UPGRADE_KINDS,
+            "paths": _PATHS,
             "svg": svg,
             **helpers.functions(),
             **page.context,
@@ -193,6 +191,19 @@ def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
     return {
         f"{lang}/{path}": text for lang in LANGUAGES for path, text in render_language(catalog, lang, site_url).items()
     }
+
+
+# The index pages templates link to, by name: paths.RELEASES_INDEX and the like.
+_PATHS = {
+    name: getattr(urls, name)
+    for name in ("HOME", "RELEASES_INDEX", "FEATURES_INDEX", "STABILITY_INDEX", "CHANGELOG", "UPGRADE")
+}
+
+
+def stability_attribute(feature: Feature) -> str:
+    """The features index row's `data-stability`, which docs/assets/releasekb.js reads: each
+    release's status of the feature, '1.4=experimental 1.5=stable 1.7=change-deprecation'."""
+    return " ".join(f"{entry.release.version}={entry.status_key}" for entry in feature.entries)
 
 
 class _PageHelpers:
@@ -215,6 +226,9 @@ class _PageHelpers:
             "badge": self.badge,
             "short_badge": self.short_badge,
             "change_badge": self.change_badge,
+            "status_badge": self.status_badge,
+            "feature_badge": self.feature_badge,
+            "stability_attribute": stability_attribute,
             "event_text": self.event_text,
         }
 
@@ -260,9 +274,17 @@ class _PageHelpers:
             f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
         )
 
+    def status_badge(self, entry: Entry) -> Markup:
+        """What a release published about a feature, for tables: its level, or for a change its kind."""
+        return self.short_badge(entry.level) if entry.level else self.change_badge(entry.kind)
+
+    def feature_badge(self, feature: Feature) -> Markup:
+        """A feature's current level, or, when only changes mention it, the kind of the latest."""
+        return self.short_badge(feature.level) if feature.level else self.change_badge(feature.latest.kind)
+
     def event_text(self, event) -> Markup:
         """'promoted from Experimental to Stable' and the like, in this language."""
-        template = self.strings[f"event_{event.kind}"]
+        template = self.strings[event.kind_info.text_key]
         names = {
             "before": escape_text(event.before.name[self.lang]) if event.before else "",
             "after": escape_text(event.after.name[self.lang]) if event.after else "",

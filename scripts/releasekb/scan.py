@@ -1,0 +1,1325 @@
+"""Find every use of known API names in a user's source tree, for `releasekb check`.
+
+The scanner knows nothing about releases: it is given fully qualified names (`Target`) and the
+top-level packages they live under (`Roots`), and returns where the code uses them (`Use`).
+Python files and notebooks are parsed with `ast`, so that aliases, shadowing, strings and
+comments are handled the way Python sees them; other files (C++ sources named by `include`)
+are searched for whole tokens such as `torch::class_`.
+
+Everything here is standard library only and every worker argument is picklable, so a large
+tree can be scanned in a process pool.
+"""
+
+from __future__ import annotations
+
+import ast
+import concurrent.futures
+import contextlib
+import fnmatch
+import io
+import json
+import os
+import re
+import sys
+import tokenize
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "CONFIDENCE_LEVELS",
+    "DEFAULT_SKIPPED_DIRS",
+    "FileError",
+    "Roots",
+    "ScanResult",
+    "Target",
+    "Use",
+    "scan",
+]
+
+# ---------------------------------------------------------------------------------------------
+# Public data
+
+
+@dataclass(frozen=True)
+class Target:
+    """An API to look for, by its canonical fully qualified name and how a use of it counts."""
+
+    name: str
+    use: str = "any"  # "any" | "call" | "module"
+
+
+@dataclass(frozen=True)
+class Roots:
+    """Where target names live: importable packages, and prefixes of names in non-Python files."""
+
+    python: tuple[str, ...]
+    tokens: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Use:
+    """One place in the code that refers to a target, with enough context to explain it."""
+
+    path: str
+    line: int
+    column: int
+    cell: int | None
+    target: Target
+    written: str
+    resolved: str
+    how: str
+    confidence: str
+    guarded: bool
+    suppressed: frozenset[str]
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file (or notebook cell) that could not be scanned; the rest of the scan went on."""
+
+    path: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Every use found, every file that could not be read, and how many files were looked at."""
+
+    uses: list[Use]
+    errors: list[FileError]
+    files_scanned: int
+    files_skipped: int
+
+
+CONFIDENCE_LEVELS = ("low", "medium", "high")
+_RANK = {level: rank for rank, level in enumerate(CONFIDENCE_LEVELS)}
+_USE_KINDS = frozenset({"any", "call", "module"})
+
+# Folders that hold tools' state, dependencies or build output rather than the user's code.
+DEFAULT_SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "node_modules",
+        "build",
+        "dist",
+        "site-packages",
+        ".eggs",
+        ".ipynb_checkpoints",
+    }
+)
+_SKIPPED_DIR_PATTERNS = ("*.egg-info",)
+_PYTHON_SUFFIXES = (".py", ".pyi")
+_NOTEBOOK_SUFFIX = ".ipynb"
+# Below this many files a process pool costs more to start than it saves.
+PARALLEL_THRESHOLD = 50
+_RECURSION_LIMIT = 10_000
+
+_GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
+_PYTHON_SUPPRESSION = re.compile(r"releasekb:\s*ignore(?:\[([^\]]*)\])?")
+_TOKEN_SUPPRESSION = re.compile(r"(?://|/\*|#)\s*releasekb:\s*ignore(?:\[([^\]]*)\])?")
+_UTF8_BOM = b"\xef\xbb\xbf"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_NO_SUPPRESSION: frozenset[str] = frozenset()
+
+_TOKEN_HOW = "token match in a file included with --include"
+
+# ---------------------------------------------------------------------------------------------
+# Configuration shared by every file (built once, sent once to each worker)
+
+
+@dataclass(frozen=True)
+class _Config:
+    """The targets indexed for fast lookup; picklable so process-pool workers can receive it."""
+
+    python_roots: frozenset[str]
+    exact: dict[str, tuple[Target, ...]]  # Python targets by name
+    by_prefix: dict[str, tuple[Target, ...]]  # Python targets a longer name can match ("any", "module")
+    name_prefixes: frozenset[str]  # proper prefixes of Python target names, for star imports
+    methods: dict[str, tuple[Target, ...]]  # method targets by last segment; empty unless confidence "low"
+    tokens: dict[str, tuple[Target, ...]]  # token targets by name
+    token_roots: tuple[bytes, ...]
+    token_pattern: re.Pattern[str] | None
+    python_prefilter: re.Pattern[bytes] | None
+    min_rank: int
+
+
+def _is_python_target(name: str, roots: frozenset[str]) -> bool:
+    segments = name.split(".")
+    return segments[0] in roots and all(segment.isidentifier() for segment in segments)
+
+
+def _is_method_target(name: str) -> bool:
+    """`torch.Tensor.masked_copy_`: a capitalised segment (after the root) with a segment after it."""
+    segments = name.split(".")
+    return any(segment[:1].isupper() for segment in segments[1:-1])
+
+
+def _group(pairs: Iterable[tuple[str, Target]]) -> dict[str, tuple[Target, ...]]:
+    grouped: dict[str, list[Target]] = {}
+    for key, target in pairs:
+        grouped.setdefault(key, []).append(target)
+    return {key: tuple(targets) for key, targets in grouped.items()}
+
+
+def _word_pattern(words: Iterable[str]) -> re.Pattern[bytes] | None:
+    alternatives = sorted({re.escape(word.encode()) for word in words if word}, key=len, reverse=True)
+    if not alternatives:
+        return None
+    return re.compile(rb"\b(?:" + b"|".join(alternatives) + rb")\b")
+
+
+def _token_pattern(roots: Sequence[str]) -> re.Pattern[str] | None:
+    """A token starts at a root with no name character (or `:`) before it and runs to the name's end."""
+    alternatives = sorted({re.escape(root) for root in roots if root}, key=len, reverse=True)
+    if not alternatives:
+        return None
+    return re.compile(r"(?<![A-Za-z0-9_:])(?:" + "|".join(alternatives) + r")[A-Za-z0-9_:]*")
+
+
+def _check_arguments(targets: list[Target], confidence: str) -> None:
+    if confidence not in _RANK:
+        raise ValueError(f"confidence must be one of {', '.join(CONFIDENCE_LEVELS)}, not {confidence!r}")
+    for target in targets:
+        if target.use not in _USE_KINDS:
+            raise ValueError(f"target {target.name!r}: use must be 'any', 'call' or 'module', not {target.use!r}")
+
+
+def _build_config(targets: Iterable[Target], roots: Roots, confidence: str) -> _Config:
+    unique = list(dict.fromkeys(targets))
+    _check_arguments(unique, confidence)
+    python_roots = frozenset(roots.python)
+    python = [t for t in unique if _is_python_target(t.name, python_roots)]
+    token_targets = [t for t in unique if any(root and t.name.startswith(root) for root in roots.tokens)]
+    methods = [t for t in python if _is_method_target(t.name)] if confidence == "low" else []
+    prefixes = {t.name[:i] for t in python for i, char in enumerate(t.name) if char == "."}
+    return _Config(
+        python_roots=python_roots,
+        exact=_group((t.name, t) for t in python),
+        by_prefix=_group((t.name, t) for t in python if t.use != "call"),
+        name_prefixes=frozenset(prefixes),
+        methods=_group((t.name.rsplit(".", 1)[-1], t) for t in methods),
+        tokens=_group((t.name, t) for t in token_targets),
+        token_roots=tuple(root.encode() for root in roots.tokens if root),
+        token_pattern=_token_pattern(roots.tokens),
+        python_prefilter=_word_pattern(roots.python),
+        min_rank=_RANK[confidence],
+    )
+
+
+def _use_matches(use: str, is_call: bool) -> bool:
+    """How a reference whose resolved name equals the target's name counts, by the target's `use`."""
+    if use == "call":
+        return is_call
+    if use == "module":
+        return not is_call
+    return True
+
+
+def _python_matches(config: _Config, qualname: str, is_call: bool) -> list[Target]:
+    """Targets a reference to `qualname` matches: the same name, or a module/any target it lies under."""
+    found = [t for t in config.exact.get(qualname, ()) if _use_matches(t.use, is_call)]
+    dot = qualname.rfind(".")
+    while dot > 0:
+        found.extend(config.by_prefix.get(qualname[:dot], ()))
+        dot = qualname.rfind(".", 0, dot)
+    return found
+
+
+def _is_known(config: _Config, qualname: str) -> bool:
+    """True when `qualname` is a target, lies under one, or leads to one (a star import may supply it)."""
+    if qualname in config.exact or qualname in config.name_prefixes:
+        return True
+    dot = qualname.rfind(".")
+    while dot > 0:
+        if qualname[:dot] in config.exact:
+            return True
+        dot = qualname.rfind(".", 0, dot)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Suppression comments
+
+
+def _suppression_ids(bracket: str | None) -> frozenset[str]:
+    """`ignore[a, b]` names ids; a bare `ignore` (or empty brackets) suppresses everything: `*`."""
+    if bracket is None:
+        return frozenset({"*"})
+    ids = frozenset(part.strip() for part in bracket.split(",") if part.strip())
+    return ids or frozenset({"*"})
+
+
+def _add_suppression(found: dict[int, frozenset[str]], line: int, match: re.Match[str] | None) -> None:
+    if match is not None:
+        found[line] = found.get(line, _NO_SUPPRESSION) | _suppression_ids(match.group(1))
+
+
+def _python_suppressions(text: str) -> dict[int, frozenset[str]]:
+    """Suppressions from real comments only (tokenize), so a string that contains the text does not count."""
+    found: dict[int, frozenset[str]] = {}
+    if "releasekb" not in text:
+        return found
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+            if token.type == tokenize.COMMENT:
+                _add_suppression(found, token.start[0], _PYTHON_SUPPRESSION.search(token.string))
+    except (tokenize.TokenError, SyntaxError):
+        # ast accepted the code, so this is rare; fall back to reading `#` comments line by line.
+        for number, line in enumerate(_NEWLINE.split(text), start=1):
+            if "#" in line:
+                _add_suppression(found, number, _PYTHON_SUPPRESSION.search(line, line.index("#")))
+    return found
+
+
+def _token_suppressions(lines: list[str]) -> dict[int, frozenset[str]]:
+    found: dict[int, frozenset[str]] = {}
+    for number, line in enumerate(lines, start=1):
+        if "releasekb" in line:
+            _add_suppression(found, number, _TOKEN_SUPPRESSION.search(line))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Python analysis: scopes, bindings, references
+
+
+@dataclass(frozen=True)
+class _Binding:
+    """What a name stands for: an API (`qualname`) or something else that hides outer names (None)."""
+
+    qualname: str | None
+    how: str = ""
+    confidence: str = "high"
+
+
+_SHADOW = _Binding(None)
+
+
+@dataclass(frozen=True)
+class _Resolution:
+    qualname: str
+    written: str
+    how: str
+    confidence: str
+
+
+class _Scope:
+    """A Python scope; module and class scopes are read in source order, like Python runs them."""
+
+    __slots__ = ("kind", "parent", "bindings", "stars", "locals", "globals", "nonlocals")
+
+    def __init__(
+        self,
+        kind: str,
+        parent: _Scope | None,
+        local_names: frozenset[str] = frozenset(),
+        global_names: frozenset[str] = frozenset(),
+        nonlocal_names: frozenset[str] = frozenset(),
+    ) -> None:
+        self.kind = kind  # "module" | "class" | "function"
+        self.parent = parent
+        self.bindings: dict[str, _Binding] = {}
+        self.stars: list[tuple[str, int]] = []  # (module, line) of `from module import *`
+        self.locals = local_names
+        self.globals = global_names
+        self.nonlocals = nonlocal_names
+
+
+_NESTED_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+def _names_bound_by(node: ast.AST) -> Iterator[str]:
+    """Names one node binds in the scope it is in (without looking into nested scopes)."""
+    if isinstance(node, ast.Name):
+        if not isinstance(node.ctx, ast.Load):
+            yield node.id
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            if alias.name != "*":
+                yield alias.asname or alias.name.split(".")[0]
+    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        if node.name:
+            yield node.name
+    elif isinstance(node, ast.MatchMapping) and node.rest:
+        yield node.rest
+
+
+def _function_scope(args: ast.arguments, body: Sequence[ast.AST], parent: _Scope) -> _Scope:
+    """A function's local names are every name it binds anywhere in its body, as in Python."""
+    names = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    global_names: set[str] = set()
+    nonlocal_names: set[str] = set()
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        names.update(_names_bound_by(node))
+        if isinstance(node, ast.Global):
+            global_names.update(node.names)
+        elif isinstance(node, ast.Nonlocal):
+            nonlocal_names.update(node.names)
+        if not isinstance(node, _NESTED_SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    local_names = frozenset(names - global_names - nonlocal_names)
+    return _Scope("function", parent, local_names, frozenset(global_names), frozenset(nonlocal_names))
+
+
+def _is_guard_handler(handler: ast.ExceptHandler) -> bool:
+    """`except ImportError`, `except (AttributeError, ValueError)`, `except builtins.ImportError`."""
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    for kind in kinds:
+        name = kind.id if isinstance(kind, ast.Name) else kind.attr if isinstance(kind, ast.Attribute) else None
+        if name in _GUARD_EXCEPTIONS:
+            return True
+    return False
+
+
+def _has_hasattr(test: ast.expr) -> bool:
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr"
+        for node in ast.walk(test)
+    )
+
+
+def _short_source(node: ast.expr) -> str:
+    """The receiver of a method as the user wrote it, cut short when it is long."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 and "\n" not in text else "…"
+
+
+def _import_text(alias: ast.alias) -> str:
+    return f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+
+
+def _from_import_text(module: str, alias: ast.alias) -> str:
+    return f"from {module} import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+
+
+_Snapshot = tuple[dict[str, _Binding], list[tuple[str, int]]]
+
+
+class _PythonAnalyzer:
+    """Walks one module (or the cells of one notebook) in source order, tracking what names mean.
+
+    The walk is hand-written rather than an `ast.NodeVisitor` because evaluation order matters:
+    in `x = x.attr` the value is read before the name is rebound, and default arguments and
+    decorators belong to the enclosing scope while the body has its own.
+    """
+
+    def __init__(self, config: _Config, path: str) -> None:
+        self.config = config
+        self.path = path
+        self.module = _Scope("module", None)
+        self.scope = self.module
+        self.uses: list[Use] = []
+        self.guard_depth = 0
+        self.cell: int | None = None
+        self.text = ""
+        self.lines: list[str] | None = None
+        self.suppressions: dict[int, frozenset[str]] = {}
+        self.statement_handlers = {
+            ast.Import: self._import,
+            ast.ImportFrom: self._import_from,
+            ast.Assign: self._assign,
+            ast.AnnAssign: self._annotated_assign,
+            ast.AugAssign: self._augmented_assign,
+            ast.For: self._for,
+            ast.AsyncFor: self._for,
+            ast.While: self._while,
+            ast.If: self._if,
+            ast.With: self._with,
+            ast.AsyncWith: self._with,
+            ast.Try: self._try,
+            ast.TryStar: self._try,
+            ast.FunctionDef: self._function,
+            ast.AsyncFunctionDef: self._function,
+            ast.ClassDef: self._class,
+            ast.Delete: self._delete,
+            ast.Match: self._match,
+            ast.Global: self._nothing,
+            ast.Nonlocal: self._nothing,
+            ast.Pass: self._nothing,
+            ast.Expr: self._expression_statement,
+        }
+        self.expression_handlers = {
+            ast.Name: self._name,
+            ast.Attribute: self._attribute,
+            ast.Call: self._call,
+            ast.BinOp: self._binary_operation,
+            ast.IfExp: self._conditional_expression,
+            ast.Lambda: self._lambda,
+            ast.ListComp: self._comprehension,
+            ast.SetComp: self._comprehension,
+            ast.GeneratorExp: self._comprehension,
+            ast.DictComp: self._comprehension,
+            ast.NamedExpr: self._named_expression,
+            ast.Constant: self._nothing,
+        }
+
+    # -- entry point and reporting ------------------------------------------------------------
+
+    def run(self, tree: ast.Module, text: str, cell: int | None = None) -> None:
+        """Analyse one module or notebook cell; names bound by earlier cells stay bound."""
+        self.cell, self.text, self.lines = cell, text, None
+        self.suppressions = _python_suppressions(text)
+        self.scope, self.guard_depth = self.module, 0
+        self._statements(tree.body)
+
+    def _character_column(self, line: int, byte_offset: int) -> int:
+        """ast columns count UTF-8 bytes; users (and editors) count characters."""
+        if self.lines is None:
+            self.lines = _NEWLINE.split(self.text)
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_offset + 1
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
+
+    def _emit(self, line: int, column: int, target: Target, written: str, resolved: str, how: str, level: str):
+        if _RANK[level] < self.config.min_rank:
+            return
+        self.uses.append(
+            Use(
+                path=self.path,
+                line=line,
+                column=column,
+                cell=self.cell,
+                target=target,
+                written=written,
+                resolved=resolved,
+                how=how,
+                confidence=level,
+                guarded=self.guard_depth > 0,
+                suppressed=self.suppressions.get(line, _NO_SUPPRESSION),
+            )
+        )
+
+    def _report(self, node: ast.expr | ast.alias, found: _Resolution, is_call: bool, column: int | None = None):
+        """One use per target the reference matches, where the referring expression starts."""
+        targets = _python_matches(self.config, found.qualname, is_call)
+        if not targets:
+            return
+        if column is None:
+            column = self._character_column(node.lineno, node.col_offset)
+        for target in targets:
+            self._emit(node.lineno, column, target, found.written, found.qualname, found.how, found.confidence)
+
+    # -- names and scopes ---------------------------------------------------------------------
+
+    def _lookup(self, name: str) -> _Binding | None:
+        """The binding a name has here; None when nothing binds it (a builtin, or from a star import)."""
+        scope = self.scope
+        if scope.kind == "class":
+            if name in scope.bindings:
+                return scope.bindings[name]
+            scope = scope.parent
+        while scope is not None and scope.kind != "module":
+            if scope.kind == "function":
+                if name in scope.globals:
+                    break
+                if name in scope.locals or name in scope.bindings:
+                    return scope.bindings.get(name, _SHADOW)  # local but not yet assigned: not the outer name
+            scope = scope.parent
+        return self.module.bindings.get(name)
+
+    def _bind(self, name: str, binding: _Binding) -> None:
+        scope = self.scope
+        if scope.kind == "function" and name in scope.globals:
+            scope = self.module
+        elif scope.kind == "function" and name in scope.nonlocals:
+            scope = self._enclosing_owner(name) or scope
+        scope.bindings[name] = binding
+
+    def _enclosing_owner(self, name: str) -> _Scope | None:
+        scope = self.scope.parent
+        while scope is not None and scope.kind != "module":
+            if scope.kind == "function" and name in scope.locals:
+                return scope
+            scope = scope.parent
+        return None
+
+    @contextlib.contextmanager
+    def _entered(self, scope: _Scope) -> Iterator[None]:
+        outer, self.scope = self.scope, scope
+        try:
+            yield
+        finally:
+            self.scope = outer
+
+    @contextlib.contextmanager
+    def _guarded(self, active: bool) -> Iterator[None]:
+        self.guard_depth += active
+        try:
+            yield
+        finally:
+            self.guard_depth -= active
+
+    def _snapshot(self) -> _Snapshot:
+        return dict(self.scope.bindings), list(self.scope.stars)
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        self.scope.bindings, self.scope.stars = dict(snapshot[0]), list(snapshot[1])
+
+    def _merge(self, *snapshots: _Snapshot) -> None:
+        """After branches, a name that is an API on any path stays that API (`except ImportError: x = None`)."""
+        merged: dict[str, _Binding] = {}
+        stars: list[tuple[str, int]] = []
+        for bindings, branch_stars in snapshots:
+            for name, binding in bindings.items():
+                current = merged.get(name)
+                if current is None or (current.qualname is None and binding.qualname is not None):
+                    merged[name] = binding
+            stars.extend(star for star in branch_stars if star not in stars)
+        self.scope.bindings, self.scope.stars = merged, stars
+
+    # -- resolution -------------------------------------------------------------------------
+
+    def _resolve(self, node: ast.expr) -> _Resolution | None:
+        """The API a name or attribute chain (`F.grid_sample`) stands for, if it leads to a root."""
+        attributes: list[str] = []
+        while isinstance(node, ast.Attribute):
+            attributes.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        suffix = "".join("." + attribute for attribute in reversed(attributes))
+        written = node.id + suffix
+        binding = self._lookup(node.id)
+        if binding is None:
+            return self._resolve_star(node.id, suffix, written)
+        if binding.qualname is None:
+            return None
+        return _Resolution(binding.qualname + suffix, written, binding.how, binding.confidence)
+
+    def _resolve_star(self, name: str, suffix: str, written: str) -> _Resolution | None:
+        """An unbound name may come from a star import, but only a name we are looking for is assumed to."""
+        for module, line in self.module.stars:
+            qualname = f"{module}.{name}{suffix}"
+            if _is_known(self.config, qualname):
+                how = f"'{name}' is assumed to come from `from {module} import *` (line {line})"
+                return _Resolution(qualname, written, how, "medium")
+        return None
+
+    def _alias_binding(self, name: str, value: ast.expr | None, line: int) -> _Binding:
+        """`up = torch.nn.functional.upsample` makes `up` that API; any other value hides outer names."""
+        found = self._resolve(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if found is None:
+            return _SHADOW
+        how = f"'{name}' is `{name} = {found.written}` (line {line})"
+        return _Binding(found.qualname, f"{how}; {found.how}" if found.how else how, found.confidence)
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def _statements(self, body: Sequence[ast.stmt]) -> None:
+        handlers = self.statement_handlers
+        for statement in body:
+            handler = handlers.get(type(statement))
+            if handler is None:
+                self._children(statement)
+            else:
+                handler(statement)
+
+    def _children(self, node: ast.AST) -> None:
+        """Statements and expressions without binding rules of their own: visit what they contain."""
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._expression(child)
+            elif isinstance(child, ast.stmt):
+                self._statements([child])
+            else:
+                self._children(child)
+
+    def _nothing(self, node: ast.AST, is_call: bool = False) -> None:
+        """Nodes that can neither use nor bind a name."""
+
+    def _expression_statement(self, node: ast.Expr) -> None:
+        self._expression(node.value)
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            text = _import_text(alias)
+            root = alias.name.split(".")[0]
+            bound = alias.asname or root
+            if root not in self.config.python_roots:
+                self._bind(bound, _SHADOW)
+                continue
+            self._report(alias, _Resolution(alias.name, alias.name, f"`{text}` imports it", "high"), False)
+            qualname = alias.name if alias.asname else root
+            self._bind(bound, _Binding(qualname, f"'{bound}' is `{text}` (line {node.lineno})"))
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level or module.split(".")[0] not in self.config.python_roots:
+            for alias in node.names:
+                if alias.name != "*":
+                    self._bind(alias.asname or alias.name, _SHADOW)  # relative imports never reach a root
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self._star_import(node, alias, module)
+                continue
+            text = _from_import_text(module, alias)
+            qualname = f"{module}.{alias.name}"
+            self._report(alias, _Resolution(qualname, alias.name, f"`{text}` imports it", "high"), False)
+            bound = alias.asname or alias.name
+            self._bind(bound, _Binding(qualname, f"'{bound}' is `{text}` (line {node.lineno})"))
+
+    def _star_import(self, node: ast.ImportFrom, alias: ast.alias, module: str) -> None:
+        """Reported at the module's name; later unbound names may come from it."""
+        start = self._character_column(node.lineno, node.col_offset) - 1
+        found = self.lines[node.lineno - 1].find(module, start) if self.lines else -1
+        column = found + 1 if found >= 0 else start + 1
+        how = f"`from {module} import *` imports it"
+        self._report(node, _Resolution(module, module, how, "high"), False, column=column)
+        self.scope.stars.append((module, node.lineno))
+
+    def _assign(self, node: ast.Assign) -> None:
+        self._expression(node.value)
+        for target in node.targets:
+            self._assign_to(target, node.value, node.lineno)
+
+    def _assign_to(self, target: ast.expr, value: ast.expr | None, line: int) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(target.id, self._alias_binding(target.id, value, line))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values: list[ast.expr | None] = [None] * len(target.elts)
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                values = list(value.elts)
+            for element, element_value in zip(target.elts, values, strict=True):
+                self._assign_to(element, element_value, line)
+        elif isinstance(target, ast.Starred):
+            self._assign_to(target.value, None, line)
+        else:
+            self._expression(target)  # `torch.backends.cudnn.benchmark = True` uses the API it sets
+
+    def _annotated_assign(self, node: ast.AnnAssign) -> None:
+        self._expression(node.annotation)
+        if node.value is not None:
+            self._expression(node.value)
+            self._assign_to(node.target, node.value, node.lineno)
+        elif not isinstance(node.target, ast.Name):
+            self._expression(node.target)
+
+    def _augmented_assign(self, node: ast.AugAssign) -> None:
+        self._expression(node.value)
+        self._assign_to(node.target, None, node.lineno)
+
+    def _delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            self._assign_to(target, None, node.lineno)
+
+    def _for(self, node: ast.For | ast.AsyncFor) -> None:
+        self._expression(node.iter)
+        before = self._snapshot()
+        self._assign_to(node.target, None, node.lineno)
+        self._statements(node.body)
+        self._statements(node.orelse)
+        self._merge(before, self._snapshot())
+
+    def _while(self, node: ast.While) -> None:
+        self._expression(node.test)
+        before = self._snapshot()
+        self._statements(node.body)
+        self._statements(node.orelse)
+        self._merge(before, self._snapshot())
+
+    def _if(self, node: ast.If) -> None:
+        guard = _has_hasattr(node.test)
+        with self._guarded(guard):
+            self._expression(node.test)
+            before = self._snapshot()
+            self._statements(node.body)
+        after_body = self._snapshot()
+        self._restore(before)
+        self._statements(node.orelse)
+        self._merge(after_body, self._snapshot())
+
+    def _with(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self._expression(item.context_expr)
+            if item.optional_vars is not None:
+                self._assign_to(item.optional_vars, None, node.lineno)
+        self._statements(node.body)
+
+    def _try(self, node: ast.Try | ast.TryStar) -> None:
+        with self._guarded(any(_is_guard_handler(handler) for handler in node.handlers)):
+            self._statements(node.body)
+        after_body = self._snapshot()
+        self._statements(node.orelse)
+        outcomes = [self._snapshot()]
+        for handler in node.handlers:
+            self._restore(after_body)
+            if handler.type is not None:
+                self._expression(handler.type)
+            if handler.name:
+                self._bind(handler.name, _SHADOW)
+            self._statements(handler.body)
+            outcomes.append(self._snapshot())
+        self._merge(*outcomes)
+        self._statements(node.finalbody)
+
+    def _signature(self, args: ast.arguments) -> None:
+        """Defaults and annotations are evaluated in the scope around the function."""
+        for default in (*args.defaults, *args.kw_defaults):
+            if default is not None:
+                self._expression(default)
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+            if arg is not None and arg.annotation is not None:
+                self._expression(arg.annotation)
+
+    def _decorators(self, decorators: Sequence[ast.expr]) -> None:
+        """`@torch.jit.script` calls the decorator although ast shows no Call, so it counts as a call."""
+        for decorator in decorators:
+            self._expression(decorator, isinstance(decorator, (ast.Name, ast.Attribute)))
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._decorators(node.decorator_list)
+        self._signature(node.args)
+        if node.returns is not None:
+            self._expression(node.returns)
+        self._bind(node.name, _SHADOW)
+        with self._entered(_function_scope(node.args, node.body, self.scope)):
+            self._statements(node.body)
+
+    def _class(self, node: ast.ClassDef) -> None:
+        self._decorators(node.decorator_list)
+        for base in node.bases:
+            self._expression(base)
+        for keyword in node.keywords:
+            self._expression(keyword.value)
+        with self._entered(_Scope("class", self.scope)):
+            self._statements(node.body)
+        self._bind(node.name, _SHADOW)
+
+    def _match(self, node: ast.Match) -> None:
+        self._expression(node.subject)
+        before = self._snapshot()
+        outcomes = [before]
+        for case in node.cases:
+            self._restore(before)
+            self._pattern(case.pattern)
+            if case.guard is not None:
+                self._expression(case.guard)
+            self._statements(case.body)
+            outcomes.append(self._snapshot())
+        self._merge(*outcomes)
+
+    def _pattern(self, pattern: ast.pattern) -> None:
+        """Capture names bind; value patterns (`case torch.float32:`) and class patterns are uses."""
+        for node in ast.walk(pattern):
+            if isinstance(node, ast.MatchValue):
+                self._expression(node.value)
+            elif isinstance(node, ast.MatchClass):
+                self._expression(node.cls)
+            elif isinstance(node, ast.MatchMapping):
+                for key in node.keys:
+                    self._expression(key)
+            for name in _names_bound_by(node):
+                self._bind(name, _SHADOW)
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def _expression(self, node: ast.expr, is_call: bool = False) -> None:
+        handler = self.expression_handlers.get(type(node))
+        if handler is None:
+            self._children(node)
+        else:
+            handler(node, is_call)
+
+    def _name(self, node: ast.Name, is_call: bool) -> None:
+        if isinstance(node.ctx, ast.Load):
+            found = self._resolve(node)
+            if found is not None:
+                self._report(node, found, is_call)
+
+    def _attribute(self, node: ast.Attribute, is_call: bool) -> None:
+        """A chain that resolves is one reference at its start; otherwise look inside it."""
+        found = self._resolve(node)
+        if found is not None:
+            self._report(node, found, is_call)
+            return
+        if self.config.methods:
+            self._method_on_unknown_receiver(node, is_call)
+        self._expression(node.value)
+
+    def _method_on_unknown_receiver(self, node: ast.Attribute, is_call: bool) -> None:
+        """`x.masked_copy_()` with `x` of unknown type may be the Tensor method: report it as a guess."""
+        targets = self.config.methods.get(node.attr)
+        if not targets:
+            return
+        receiver = _short_source(node.value)
+        written = f"{receiver}.{node.attr}"
+        how = f"'.{node.attr}' is used on '{receiver}', whose type is unknown; matched by the method name only"
+        column = self._character_column(node.lineno, node.col_offset)
+        for target in targets:
+            if _use_matches(target.use, is_call):
+                self._emit(node.lineno, column, target, written, target.name, how, "low")
+
+    def _call(self, node: ast.Call, is_call: bool) -> None:
+        self._expression(node.func, True)
+        for argument in node.args:
+            self._expression(argument)
+        for keyword in node.keywords:
+            self._expression(keyword.value)
+
+    def _binary_operation(self, node: ast.BinOp, is_call: bool) -> None:
+        """Long `a + b + c + ...` chains nest to the left: walk them in a loop, not by recursion."""
+        rights = []
+        while isinstance(node, ast.BinOp):
+            rights.append(node.right)
+            node = node.left
+        self._expression(node)
+        for right in reversed(rights):
+            self._expression(right)
+
+    def _conditional_expression(self, node: ast.IfExp, is_call: bool) -> None:
+        with self._guarded(_has_hasattr(node.test)):
+            self._expression(node.test)
+            self._expression(node.body)
+        self._expression(node.orelse)
+
+    def _named_expression(self, node: ast.NamedExpr, is_call: bool) -> None:
+        self._expression(node.value)
+        self._bind(node.target.id, self._alias_binding(node.target.id, node.value, node.lineno))
+
+    def _lambda(self, node: ast.Lambda, is_call: bool) -> None:
+        self._signature(node.args)
+        with self._entered(_function_scope(node.args, [], self.scope)):
+            self._expression(node.body)
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, is_call: bool):
+        """The first iterable is evaluated outside; loop variables are local to the comprehension."""
+        generators = node.generators
+        self._expression(generators[0].iter)
+        names = frozenset(name for g in generators for n in ast.walk(g.target) for name in _names_bound_by(n))
+        with self._entered(_Scope("function", self.scope, names)):
+            for index, generator in enumerate(generators):
+                if index:
+                    self._expression(generator.iter)
+                self._assign_to(generator.target, None, node.lineno)
+                for condition in generator.ifs:
+                    self._expression(condition)
+            for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+                self._expression(part)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading files
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One file to scan: how to read it and the path to report. Picklable for the process pool."""
+
+    kind: str  # "python" | "notebook" | "tokens"
+    path: str
+    rel: str
+
+
+# (status, uses, errors); status is "scanned", "skipped" (pre-filter) or "error"
+_Outcome = tuple[str, list[Use], list[FileError]]
+_SKIPPED: _Outcome = ("skipped", [], [])
+
+
+def _failed(rel: str, line: int, message: str) -> _Outcome:
+    return ("error", [], [FileError(rel, line, message)])
+
+
+def _decode_failure(data: bytes, error: UnicodeDecodeError, encoding: str) -> tuple[int, str]:
+    """Where the first undecodable byte is, so the user can find it."""
+    line = data.count(b"\n", 0, error.start) + 1
+    label = "UTF-8" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+    byte = data[error.start] if error.start < len(data) else 0
+    return line, f"cannot be decoded as {label} (byte 0x{byte:02x} at line {line}); file skipped"
+
+
+def _decode_utf8(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return None, _decode_failure(data, error, "utf-8")
+
+
+def _decode_python(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
+    """Bytes to text as Python would read them: BOM, then a PEP 263 coding cookie, else UTF-8."""
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        return None, (1, f"has an invalid encoding declaration ({error}); file skipped")
+    try:
+        return data.decode(encoding), None
+    except UnicodeDecodeError as error:
+        return None, _decode_failure(data, error, encoding)
+
+
+def _parse(text: str, rel: str) -> tuple[ast.Module | None, tuple[int, str] | None]:
+    try:
+        return ast.parse(text, filename=rel), None
+    except SyntaxError as error:
+        line = error.lineno or 1
+        where = f"line {line}" + (f", column {error.offset}" if error.offset else "")
+        return None, (line, f"{where}: {error.msg}")
+    except ValueError as error:  # "source code string cannot contain null bytes" (3.11)
+        line = text.count("\n", 0, max(text.find("\0"), 0)) + 1
+        return None, (line, f"line {line}: {error}")
+    except (RecursionError, MemoryError):
+        return None, (1, "line 1: too deeply nested to parse")
+
+
+@contextlib.contextmanager
+def _deep_recursion() -> Iterator[None]:
+    """The walk recurses once per nesting level; allow deeply nested (generated) code."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _scan_python(job: _Job, data: bytes, config: _Config) -> _Outcome:
+    text, failure = _decode_python(data)
+    if text is None:
+        return _failed(job.rel, *failure)
+    tree, failure = _parse(text, job.rel)
+    if tree is None:
+        line, message = failure
+        return _failed(job.rel, line, f"cannot be parsed as Python ({message}); file skipped")
+    analyzer = _PythonAnalyzer(config, job.rel)
+    try:
+        with _deep_recursion():
+            analyzer.run(tree, text)
+    except RecursionError:
+        return _failed(job.rel, 1, "too deeply nested to analyse; file skipped")
+    return ("scanned", analyzer.uses, [])
+
+
+# IPython syntax that is not Python: line magics, shell escapes, `x = !cmd`, help requests.
+_MAGIC_LINE = re.compile(r"^([ \t]*)(?:[%!?]|[\w.]+\?{1,2}[ \t]*$|[\w., \t]+=[ \t]*[%!])")
+
+
+def _without_magics(source: str) -> str | None:
+    """The cell as Python, magic lines turned into `pass` so line numbers stay; None for a `%%` cell."""
+    lines = source.split("\n")
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.startswith("%%"):
+        return None
+    for index, line in enumerate(lines):
+        match = _MAGIC_LINE.match(line)
+        if match:
+            lines[index] = match.group(1) + "pass"
+    return "\n".join(lines)
+
+
+def _cell_source(cell: dict) -> str:
+    source = cell.get("source", cell.get("input", ""))
+    if isinstance(source, list):
+        return "".join(part if isinstance(part, str) else "" for part in source)
+    return source if isinstance(source, str) else ""
+
+
+def _notebook_cells(notebook: object) -> list | None:
+    """nbformat 4 keeps cells at the top; nbformat 3 in worksheets. None when it is not a notebook."""
+    if not isinstance(notebook, dict):
+        return None
+    cells = notebook.get("cells")
+    if cells is None and isinstance(notebook.get("worksheets"), list):
+        cells = [c for sheet in notebook["worksheets"] if isinstance(sheet, dict) for c in sheet.get("cells", [])]
+    if cells is None:
+        return []
+    return cells if isinstance(cells, list) else None
+
+
+def _notebook_language(notebook: dict) -> str:
+    metadata = notebook.get("metadata")
+    if not isinstance(metadata, dict):
+        return ""
+    for key, field in (("kernelspec", "language"), ("language_info", "name")):
+        section = metadata.get(key)
+        if isinstance(section, dict) and isinstance(section.get(field), str):
+            return section[field].lower()
+    return ""
+
+
+def _cell_tree(source: str, rel: str) -> tuple[ast.Module | None, str, tuple[int, str] | None]:
+    """Parse a cell as written first (a line starting with `%` may be a continued modulo), else without magics."""
+    tree, failure = _parse(source, rel)
+    if tree is not None:
+        return tree, source, None
+    cleaned = _without_magics(source)
+    if cleaned is None:
+        return None, "", None
+    tree, failure = _parse(cleaned, rel)
+    return tree, cleaned, failure
+
+
+def _load_notebook(data: bytes, rel: str) -> tuple[dict | None, list | None, _Outcome | None]:
+    text, failure = _decode_utf8(data)
+    if text is None:
+        return None, None, _failed(rel, *failure)
+    try:
+        notebook = json.loads(text)
+    except json.JSONDecodeError as error:
+        message = f"is not valid JSON (line {error.lineno}: {error.msg}); file skipped"
+        return None, None, _failed(rel, error.lineno, message)
+    cells = _notebook_cells(notebook)
+    if cells is None:
+        return None, None, _failed(rel, 1, "is not a Jupyter notebook (no list of cells); file skipped")
+    return notebook, cells, None
+
+
+def _scan_notebook(job: _Job, data: bytes, config: _Config) -> _Outcome:
+    notebook, cells, failed = _load_notebook(data, job.rel)
+    if failed is not None:
+        return failed
+    if _notebook_language(notebook) not in ("", "python", "python3", "ipython", "ipython3"):
+        return _SKIPPED  # an R or Julia notebook cannot use a Python package
+    analyzer = _PythonAnalyzer(config, job.rel)  # one analyzer: later cells see earlier cells' imports
+    errors: list[FileError] = []
+    for index, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        tree, source, failure = _cell_tree(_cell_source(cell), job.rel)
+        if failure is not None:
+            errors.append(FileError(job.rel, failure[0], f"cell {index}, {failure[1]}; cell skipped"))
+        if tree is None:
+            continue
+        try:
+            with _deep_recursion():
+                analyzer.run(tree, source, cell=index)
+        except RecursionError:
+            errors.append(FileError(job.rel, 1, f"cell {index}: too deeply nested to analyse; cell skipped"))
+    return ("scanned", analyzer.uses, errors)
+
+
+def _token_targets(config: _Config, token: str) -> list[Target]:
+    """Targets a token names: itself, or a name it continues with `::` (`torch::class_::def`)."""
+    found = list(config.tokens.get(token, ()))
+    position = token.find("::")
+    while position > 0:
+        found.extend(config.tokens.get(token[:position], ()))
+        position = token.find("::", position + 2)
+    return found
+
+
+def _scan_tokens(job: _Job, data: bytes, config: _Config) -> _Outcome:
+    if config.token_pattern is None or not any(root in data for root in config.token_roots):
+        return _SKIPPED
+    text, failure = _decode_utf8(data)
+    if text is None:
+        return _failed(job.rel, *failure)
+    lines = text.split("\n")
+    suppressions = _token_suppressions(lines)
+    uses = []
+    if _RANK["medium"] < config.min_rank:
+        return ("scanned", uses, [])
+    for number, line in enumerate(lines, start=1):
+        for match in config.token_pattern.finditer(line):
+            for target in _token_targets(config, match.group()):
+                uses.append(
+                    Use(
+                        path=job.rel,
+                        line=number,
+                        column=match.start() + 1,
+                        cell=None,
+                        target=target,
+                        written=target.name,
+                        resolved=target.name,
+                        how=_TOKEN_HOW,
+                        confidence="medium",
+                        guarded=False,
+                        suppressed=suppressions.get(number, _NO_SUPPRESSION),
+                    )
+                )
+    return ("scanned", uses, [])
+
+
+def _scan_one(job: _Job, config: _Config) -> _Outcome:
+    """Read one file and scan it with the scanner its kind needs; never raises for a bad file."""
+    try:
+        data = Path(job.path).read_bytes()
+    except OSError as error:
+        return _failed(job.rel, 1, f"cannot be read ({error.strerror or error}); file skipped")
+    if job.kind == "tokens":
+        return _scan_tokens(job, data, config)
+    if config.python_prefilter is None or not config.python_prefilter.search(data):
+        return _SKIPPED
+    if job.kind == "notebook":
+        return _scan_notebook(job, data, config)
+    return _scan_python(job, data, config)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding files
+
+
+def _normalise_patterns(patterns: Sequence[str]) -> tuple[str, ...]:
+    cleaned = (pattern.strip().replace("\\", "/").removeprefix("./").rstrip("/") for pattern in patterns)
+    return tuple(pattern for pattern in cleaned if pattern)
+
+
+def _matches_any(rel: str, patterns: tuple[str, ...]) -> bool:
+    """A pattern matches the whole relative path or any one of its components."""
+    if not patterns:
+        return False
+    parts = rel.split("/")
+    return any(fnmatch.fnmatchcase(rel, p) or any(fnmatch.fnmatchcase(part, p) for part in parts) for p in patterns)
+
+
+def _is_default_skipped(directory: str, name: str) -> bool:
+    if name in DEFAULT_SKIPPED_DIRS or any(fnmatch.fnmatchcase(name, p) for p in _SKIPPED_DIR_PATTERNS):
+        return True
+    return os.path.isfile(os.path.join(directory, name, "pyvenv.cfg"))  # a virtual environment
+
+
+def _kind(name: str, rel: str, include: tuple[str, ...]) -> str | None:
+    if name.endswith(_PYTHON_SUFFIXES):
+        return "python"
+    if name.endswith(_NOTEBOOK_SUFFIX):
+        return "notebook"
+    if include and any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(rel, p) for p in include):
+        return "tokens"
+    return None
+
+
+def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], errors: list[FileError]) -> list[_Job]:
+    jobs = []
+
+    def unreadable(error: OSError) -> None:
+        rel = Path(os.path.relpath(error.filename, top)).as_posix() if error.filename else "."
+        errors.append(FileError(rel, 1, f"folder cannot be read ({error.strerror or error}); folder skipped"))
+
+    for directory, subdirectories, files in os.walk(top, onerror=unreadable):
+        base = Path(os.path.relpath(directory, top)).as_posix()
+        prefix = "" if base == "." else base + "/"
+        subdirectories[:] = sorted(
+            name
+            for name in subdirectories
+            if not _is_default_skipped(directory, name) and not _matches_any(prefix + name, exclude)
+        )
+        for name in sorted(files):
+            rel = prefix + name
+            kind = _kind(name, rel, include)
+            if kind is not None and not _matches_any(rel, exclude):
+                jobs.append(_Job(kind, os.path.join(directory, name), rel))
+    return jobs
+
+
+def _collect(
+    paths: Sequence[Path], include: tuple[str, ...], exclude: tuple[str, ...]
+) -> tuple[list[_Job], list[FileError]]:
+    """Files to scan under the given paths; a path given explicitly is never skipped by the defaults."""
+    jobs: list[_Job] = []
+    errors: list[FileError] = []
+    for given in map(Path, paths):
+        if given.is_dir():
+            jobs.extend(_walk(given, include, exclude, errors))
+        elif given.is_file():
+            # an explicit file that is neither Python nor a notebook goes to the token scanner
+            if not _matches_any(given.name, exclude):
+                jobs.append(_Job(_kind(given.name, given.name, include) or "tokens", str(given), given.name))
+        else:
+            errors.append(FileError(given.as_posix(), 1, "does not exist; skipped"))
+    seen: set[str] = set()
+    unique = []
+    for job in jobs:
+        key = os.path.abspath(job.path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(job)
+    return unique, errors
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+_WORKER_CONFIG: _Config | None = None
+
+
+def _start_worker(config: _Config) -> None:
+    """Each worker receives the configuration once, not with every file."""
+    global _WORKER_CONFIG
+    _WORKER_CONFIG = config
+
+
+def _scan_in_worker(job: _Job) -> _Outcome:
+    return _scan_one(job, _WORKER_CONFIG)
+
+
+def _run(jobs: list[_Job], config: _Config, workers: int) -> list[_Outcome]:
+    """Small inputs run here; larger ones in a process pool (falls back to here if a pool cannot start)."""
+    if workers > 1 and len(jobs) > PARALLEL_THRESHOLD:
+        workers = min(workers, len(jobs))
+        chunksize = max(1, min(64, len(jobs) // (workers * 8)))
+        try:
+            with concurrent.futures.ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(config,)) as pool:
+                return list(pool.map(_scan_in_worker, jobs, chunksize=chunksize))
+        except (OSError, BrokenProcessPool):
+            pass
+    return [_scan_one(job, config) for job in jobs]
+
+
+def _use_order(use: Use) -> tuple:
+    return (use.path, use.cell or 0, use.line, use.column, use.target.name, use.target.use, use.resolved)
+
+
+def scan(
+    paths: Sequence[Path],
+    targets: Iterable[Target],
+    roots: Roots,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    confidence: str = "medium",
+    jobs: int | None = None,
+) -> ScanResult:
+    """Every use of `targets` in the Python files, notebooks and `include`d files under `paths`.
+
+    A file that cannot be read, decoded or parsed becomes a `FileError` and the scan goes on.
+    Uses below `confidence` ("high" > "medium" > "low") are left out.
+    """
+    if jobs is not None and jobs < 0:
+        raise ValueError(f"jobs must be a positive number of processes, not {jobs}")
+    config = _build_config(targets, roots, confidence)
+    found, errors = _collect(paths, _normalise_patterns(include), _normalise_patterns(exclude))
+    uses: list[Use] = []
+    counts = {"scanned": 0, "skipped": 0, "error": 0}
+    for status, file_uses, file_errors in _run(found, config, jobs or os.cpu_count() or 1):
+        counts[status] += 1
+        uses.extend(file_uses)
+        errors.extend(file_errors)
+    return ScanResult(
+        uses=sorted(uses, key=_use_order),
+        errors=sorted(errors, key=lambda error: (error.path, error.line, error.message)),
+        files_scanned=counts["scanned"],
+        files_skipped=counts["skipped"],
+    )
