@@ -202,19 +202,24 @@ def _validate(args) -> int:
         if output == "text":
             for warning in warnings:
                 print(warning, file=sys.stderr)
-        if summary and warnings:
-            print(
-                f"{summary}, no errors; {len(warnings)} translation{'s' if len(warnings) != 1 else ''} may be "
-                "out of date (warnings above; `releasekb translations` lists them)."
-            )
-        elif summary:
-            print(f"{summary}, no problems.")
-        if summary and (new := unrecorded_count(data)):
-            print(
-                f"note: {new} translated text{'s have' if new != 1 else ' has'} no review record yet; they count "
-                "as reviewed and are recorded by `releasekb translations --reviewed <release file>`."
-            )
+        if summary:
+            _print_validate_summary(summary, len(warnings), unrecorded_count(data))
     return EXIT_INVALID if errors or (args.strict and warnings) else EXIT_OK
+
+
+def _print_validate_summary(summary: str, warnings: int, unrecorded: int) -> None:
+    if warnings:
+        print(
+            f"{summary}, no errors; {warnings} translation{'s' if warnings != 1 else ''} may be "
+            "out of date (warnings above; `releasekb translations` lists them)."
+        )
+    else:
+        print(f"{summary}, no problems.")
+    if unrecorded:
+        print(
+            f"note: {unrecorded} translated text{'s have' if unrecorded != 1 else ' has'} no review record yet; "
+            "they count as reviewed and are recorded by `releasekb translations --reviewed <release file>`."
+        )
 
 
 def _translations(args) -> int:

@@ -98,6 +98,18 @@ class _Refused(Exception):
         self.message = message
 
 
+def _node(parser: Any, event: yaml.Event) -> yaml.Node:
+    """The node a scalar or collection-start event begins, its tag resolved as PyYAML would."""
+    if isinstance(event, yaml.ScalarEvent):
+        tag = event.tag
+        if tag in (None, "!"):
+            tag = parser.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+    kind = yaml.MappingNode if isinstance(event, yaml.MappingStartEvent) else yaml.SequenceNode
+    tag = event.tag if event.tag not in (None, "!") else parser.resolve(kind, None, event.implicit)
+    return kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+
+
 def _compose(parser: Any) -> yaml.Node | None:
     """The document's node graph, built from parser events without recursion. Raises _Refused
     at the first anchor or alias, at nesting deeper than MAX_NESTING, past MAX_VALUES values
@@ -125,15 +137,7 @@ def _compose(parser: Any) -> yaml.Node | None:
         count += 1
         if count > MAX_VALUES:
             raise _Refused(event, f"more than {MAX_VALUES:,} values in one file; no release needs that many")
-        if isinstance(event, yaml.ScalarEvent):
-            tag = event.tag
-            if tag in (None, "!"):
-                tag = parser.resolve(yaml.ScalarNode, event.value, event.implicit)
-            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
-        else:
-            kind = yaml.MappingNode if isinstance(event, yaml.MappingStartEvent) else yaml.SequenceNode
-            tag = event.tag if event.tag not in (None, "!") else parser.resolve(kind, None, event.implicit)
-            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        node = _node(parser, event)
         if not open_nodes:
             root = node
         elif isinstance(open_nodes[-1], yaml.SequenceNode):
