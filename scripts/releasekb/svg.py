@@ -12,6 +12,7 @@ from html import escape
 from markupsafe import Markup
 
 from releasekb.catalog import Catalog, Feature, Level, Release
+from releasekb.cjk import display_width
 
 ROW_HEIGHT = 26
 LABEL_WIDTH = 70
@@ -53,7 +54,7 @@ def _legend(levels: list[Level], lang: str, y: int) -> str:
             f'<rect class="rkb-fill-{escape(level.key)}" x="{x}" y="{y}" width="12" height="12"/>'
             f'<text class="rkb-svg-text" x="{x + 16}" y="{y + 11}">{name}</text>'
         )
-        x += 28 + 9 * len(level.name[lang]) + (9 * sum(ord(c) > 0x2E80 for c in level.name[lang]))
+        x += 28 + 9 * display_width(level.name[lang])  # wide (Chinese) characters take two units
     return "".join(parts)
 
 
