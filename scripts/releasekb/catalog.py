@@ -7,19 +7,19 @@ are computed here, once, so templates only loop and print.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from releasekb.dataset import ValidatedData
-from releasekb.i18n import LANGUAGES, interface_strings
+from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
 from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, ChangeEntry, FeatureEntry
 from releasekb.translations import stale_entry_keys
 
 Text = dict[str, str]  # language -> text
 
 UNLABELED = "unlabeled"
-
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,7 @@ class Entry:
     links: tuple[Link, ...]
     part_of: str | None
     aliases: tuple[str, ...]
+    former_anchors: tuple[str, ...]  # on the release page (see model.Entry.former_anchors)
     position: int  # order in the release file
     # Languages whose translation of this entry's texts may be out of date (see translations.py).
     stale_languages: frozenset[str] = frozenset()
@@ -151,6 +152,12 @@ class Entry:
     def apis(self) -> tuple[str, ...]:
         """The API names, as pages list them."""
         return tuple(dict.fromkeys(ref.name for ref in self.api_refs))
+
+    @property
+    def anchors_kept(self) -> tuple[str, ...]:
+        """Former anchors that lead to this entry on its release page: its own, and for a feature
+        entry the feature's former ids."""
+        return self.former_anchors if self.is_change else (*self.feature.aliases, *self.former_anchors)
 
     @property
     def label_key(self) -> str:
@@ -328,6 +335,13 @@ class Release:
         """The id of this release's section on pages listing several releases ('v1-7'):
         anchors are ASCII, and a dot would read as a CSS class in a selector."""
         return "v" + self.version.replace(".", "-")
+
+    @property
+    def former_title_anchor(self) -> str:
+        """The id the release page's title had while pages were Markdown ('pytorch-17', from
+        'PyTorch 1.7'): published addresses ended with it, so the page keeps it."""
+        name = self.display_name[DEFAULT_LANGUAGE].lower()
+        return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", name, flags=re.ASCII)).strip("-")
 
     @property
     def display_name(self) -> Text:
@@ -530,6 +544,7 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         links=tuple(Link(link.kind, link.url) for link in raw.links),
         part_of=None if is_change else raw.part_of,
         aliases=tuple(raw.aliases),
+        former_anchors=tuple(raw.former_anchors),
         position=position,
     )
 

@@ -118,8 +118,15 @@ def _parser() -> argparse.ArgumentParser:
     query.set_defaults(run=_query)
 
     contract = command("contract", "print the URL contract: every address other sites may link to")
-    contract.add_argument(
-        "--check", type=Path, metavar="FILE", help="compare with a committed list (exit 1 when it differs)"
+    contract_target = contract.add_mutually_exclusive_group()
+    contract_target.add_argument(
+        "--check",
+        type=Path,
+        metavar="FILE",
+        help="compare with a committed list: exit 1 when an address there no longer resolves or a new one is missing",
+    )
+    contract_target.add_argument(
+        "--append", type=Path, metavar="FILE", help="add the addresses the data now generates to FILE (never removes)"
     )
     contract.set_defaults(run=_contract)
 
@@ -266,30 +273,41 @@ def _schema(args) -> int:
 
 
 def _contract(args) -> int:
-    from releasekb.contract import contract_text
+    """Print the URL contract; --check compares it with a committed list, --append adds what the
+    data now generates to that list. The list only grows: an address once published must keep
+    resolving, so a committed address the data no longer generates is an error, never dropped."""
+    from releasekb.contract import HEADER, contract_addresses
     from releasekb.pipeline import load_catalog
 
-    text = contract_text(load_catalog(args.data))
-    if not args.check:
-        print(text, end="")
+    generated = contract_addresses(load_catalog(args.data))
+    committed_file = args.check or args.append
+    if committed_file is None:
+        print(HEADER + "".join(address + "\n" for address in generated), end="")
         return EXIT_OK
     try:
-        committed = args.check.read_text(encoding="utf-8")
+        committed = [line for line in committed_file.read_text(encoding="utf-8").splitlines() if line.startswith("/")]
     except OSError as error:
-        print(f"{args.check}: cannot read it ({error.strerror})", file=sys.stderr)
+        print(f"{committed_file}: cannot read it ({error.strerror})", file=sys.stderr)
         return EXIT_USAGE
-    if committed == text:
-        return EXIT_OK
-    old, new = set(committed.splitlines()), set(text.splitlines())
-    for address in sorted(old - new):
+    lost = sorted(set(committed) - set(generated))
+    new = sorted(set(generated) - set(committed))
+    for address in lost:
         print(
-            f"{args.check}: {address}: no longer generated from {args.data} (a contract page was dropped)",
+            f"{committed_file}: {address}: published, but the data no longer generates it; keep it: give the "
+            "entry `former_anchors: [<old id>]`, the feature `aliases: [<old id>]`, or add the page to "
+            "`redirects:` in project.yaml",
             file=sys.stderr,
         )
-    for address in sorted(new - old):
-        print(f"{args.check}: {address}: missing from the list", file=sys.stderr)
-    print(f"regenerate with `releasekb contract > {args.check}` if the change is intended", file=sys.stderr)
-    return EXIT_INVALID
+    if args.append:
+        union = sorted({*committed, *generated})
+        committed_file.write_text(HEADER + "".join(address + "\n" for address in union), encoding="utf-8")
+        print(f"{committed_file}: {len(new)} address{'es' if len(new) != 1 else ''} appended")
+    else:
+        for address in new:
+            print(f"{committed_file}: {address}: not in the list yet", file=sys.stderr)
+        if new:
+            print(f"append them with `releasekb contract --append {committed_file}`", file=sys.stderr)
+    return EXIT_INVALID if lost or (new and not args.append) else EXIT_OK
 
 
 def _query(args) -> int:

@@ -174,6 +174,9 @@ class Entry(Strict):
     links: list[Link] = []
     # Former ids of this feature (after a rename or merge): their URLs keep working.
     aliases: list[Slug] = []
+    # Former anchors of this entry on its release page (it had another id there before a rename
+    # or a split): links to /releases/<version>/#<anchor> keep leading to it.
+    former_anchors: list[Slug] = []
 
 
 class FeatureEntry(Entry):

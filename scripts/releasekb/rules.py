@@ -119,6 +119,25 @@ def aliases_are_free(data: ValidatedData) -> Iterator[Problem]:
                     )
 
 
+def former_anchors_are_free(data: ValidatedData) -> Iterator[Problem]:
+    """A former anchor keeps an old link to the release page working, so on that page it can be
+    neither an entry's id, nor a section's, nor another entry's former anchor."""
+    for release in data.releases:
+        ids = {entry.id for _, entry in entries(release)}
+        owner: dict[str, str] = {}
+        for location, entry in entries(release):
+            for i, anchor in enumerate(entry.former_anchors):
+                where = (*location, "former_anchors", i)
+                if anchor in ids:
+                    yield release.document.problem(where, f"'{anchor}' is the id of an entry of this release")
+                elif anchor in RESERVED_ANCHORS or anchor.startswith(RESERVED_ANCHOR_PREFIX):
+                    yield release.document.problem(where, f"'{anchor}' is reserved for a section of the release page")
+                elif owner.setdefault(anchor, entry.id) != entry.id:
+                    yield release.document.problem(
+                        where, f"'{anchor}' is already a former anchor of '{owner[anchor]}' on this page"
+                    )
+
+
 def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
         for lang in Text.model_fields:
@@ -288,6 +307,7 @@ RULES: tuple[Rule, ...] = (
     ids_are_unique_in_release,
     ids_are_not_reserved_anchors,
     aliases_are_free,
+    former_anchors_are_free,
     titles_are_unique_in_release,
     highlights_exist,
     part_of_refers_to_earlier_feature,

@@ -1,0 +1,75 @@
+"""An address once published resolves for good: the committed contract list only grows, and an
+address the data stops generating is named, with the way to keep it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from releasekb.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = ROOT / "tests" / "url_contract.txt"
+
+
+def addresses(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("/")]
+
+
+def real_data_copy(tmp_path: Path) -> Path:
+    data = tmp_path / "releases"
+    shutil.copytree(ROOT / "releases", data)
+    return data
+
+
+def test_the_committed_list_holds_the_addresses_published_before_the_pages_were_html():
+    """Lost once (2026-11-22 site): the 1.4 entry's former id and the release titles' anchors."""
+    published = set(addresses(CONTRACT))
+    for prefix in ("/", "/zh/"):
+        assert f"{prefix}releases/1.4/#cpp-frontend" in published
+        for version in ("0.2", "1.4", "1.5", "1.7"):
+            assert f"{prefix}releases/{version}/#pytorch-{version.replace('.', '')}" in published
+
+
+def test_an_address_the_data_stops_generating_fails_the_check_with_the_way_to_keep_it(tmp_path, capsys):
+    data = real_data_copy(tmp_path)
+    release = data / "1.4.yaml"
+    text = release.read_text(encoding="utf-8")
+    assert "    former_anchors: [cpp-frontend]\n" in text
+    release.write_text(text.replace("    former_anchors: [cpp-frontend]\n", ""), encoding="utf-8")
+    assert main(["--data", str(data), "contract", "--check", str(CONTRACT)]) == 1
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 2, errors
+    assert errors[0].startswith(f"{CONTRACT}: /releases/1.4/#cpp-frontend: published, but the data no longer")
+    assert "former_anchors: [<old id>]" in errors[0]
+    assert errors[1].startswith(f"{CONTRACT}: /zh/releases/1.4/#cpp-frontend: ")
+
+
+def test_append_adds_new_addresses_and_never_removes_one(tmp_path, capsys):
+    data = real_data_copy(tmp_path)
+    committed = tmp_path / "contract.txt"
+    kept = "/releases/0.1/#a-page-that-once-was\n"
+    lines = CONTRACT.read_text(encoding="utf-8").replace("\n/releases/1.7/#torch-fft\n", "\n") + kept
+    committed.write_text(lines, encoding="utf-8")
+    assert main(["--data", str(data), "contract", "--append", str(committed)]) == 1  # the lost one still fails
+    assert "/releases/0.1/#a-page-that-once-was: published, but" in capsys.readouterr().err
+    after = addresses(committed)
+    assert "/releases/1.7/#torch-fft" in after
+    assert "/releases/0.1/#a-page-that-once-was" in after
+    assert after == sorted(after)
+    assert set(after) == set(addresses(CONTRACT)) | {"/releases/0.1/#a-page-that-once-was"}
+
+
+def test_the_check_passes_on_the_committed_list(capsys):
+    assert main(["--data", str(ROOT / "releases"), "contract", "--check", str(CONTRACT)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_former_anchors_cannot_take_an_entry_id_of_the_same_release(tmp_path, capsys):
+    data = real_data_copy(tmp_path)
+    release = data / "1.4.yaml"
+    text = release.read_text(encoding="utf-8")
+    release.write_text(text.replace("former_anchors: [cpp-frontend]", "former_anchors: [nn-gelu]"), encoding="utf-8")
+    assert main(["--data", str(data), "validate"]) == 1
+    (error,) = [line for line in capsys.readouterr().err.splitlines() if "former_anchors" in line]
+    assert "'nn-gelu' is the id of an entry of this release" in error
