@@ -43,6 +43,8 @@ def entry_record(entry: Entry, site_url: str) -> dict:
         "is_change": entry.is_change,
         "scheme": entry.release.scheme,
         "level": level_record(entry.level),
+        # the release whose announcement stated the level, when not this one's own
+        "level_stated_by": entry.level_stated_by,
         "title": dict(entry.title),
         "summary": dict(entry.summary),
         "migration": dict(entry.migration) if entry.migration else None,
@@ -59,6 +61,7 @@ def feature_record(feature: Feature, site_url: str) -> dict:
         "title": dict(feature.title),
         "area": {"key": feature.area.key, "name": dict(feature.area.name)},
         "level": level_record(feature.level),
+        "level_stated_by": feature.level_entry.level_stated_by if feature.level_entry else None,
         "level_since": since.version if since else None,
         "first_release": feature.first.release.version,
         "latest_release": feature.latest.release.version,

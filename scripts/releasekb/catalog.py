@@ -134,6 +134,8 @@ class Entry:
     kind: str  # new | improvement | fix, or breaking | deprecation | removal
     area: Area
     level: Level | None  # None for changes
+    # The release whose announcement stated `level`, when this release's did not (None: its own).
+    level_stated_by: str | None
     name: Text | None
     title: Text
     summary: Text
@@ -147,6 +149,9 @@ class Entry:
     # Languages whose translation of this entry's texts may be out of date (see translations.py).
     stale_languages: frozenset[str] = frozenset()
     feature: Feature = field(init=False)
+
+    def __repr__(self) -> str:  # the default would print the whole catalog through `release`
+        return f"<Entry {self.release.version}:{self.id}>"
 
     @property
     def apis(self) -> tuple[str, ...]:
@@ -180,6 +185,9 @@ class Feature:
     parts: list[Feature] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        return f"<Feature {self.id}>"
+
     @property
     def latest(self) -> Entry:
         return self.entries[-1]
@@ -198,10 +206,15 @@ class Feature:
         return self.latest.area
 
     @property
+    def level_entry(self) -> Entry | None:
+        """The latest entry that gives the feature a level (None for changes only)."""
+        return next((e for e in reversed(self.entries) if e.level is not None), None)
+
+    @property
     def level(self) -> Level | None:
         """The most recently published stability of the feature itself (None for changes only)."""
-        levels = [e.level for e in self.entries if e.level is not None]
-        return levels[-1] if levels else None
+        entry = self.level_entry
+        return entry.level if entry else None
 
     @property
     def level_stated_in(self) -> Release | None:
@@ -301,6 +314,9 @@ class Event:
     def feature(self) -> Feature:
         return self.entry.feature
 
+    def __repr__(self) -> str:
+        return f"<Event {self.kind} {self.entry.release.version}:{self.entry.id}>"
+
     @property
     def kind_info(self) -> EventKind:
         return EVENT_KINDS[self.kind]
@@ -329,6 +345,9 @@ class Release:
     next: Release | None = None
     stale_languages: frozenset[str] = frozenset()  # of the release's own title and summary
     order: int = 0  # position in version order (0 = oldest): a sort key, as "1.10" > "1.9"
+
+    def __repr__(self) -> str:
+        return f"<Release {self.version}>"
 
     @property
     def anchor(self) -> str:
@@ -407,6 +426,9 @@ class Catalog:
     redirects: dict[str, str] = field(default_factory=dict)  # former address -> current address
     # language -> roots of its API names (project.yaml `code.roots`), for `releasekb check`
     code_roots: dict[str, list[str]] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<Catalog of {len(self.releases)} releases, {len(self.features)} features>"
 
     @property
     def latest(self) -> Release:
@@ -536,6 +558,7 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         kind=raw.kind,
         area=catalog.areas[raw.area],
         level=level,
+        level_stated_by=None if is_change else raw.stability_stated_in,
         name=_text(raw.name) if raw.name else None,
         title=_text(raw.title),
         summary=_text(raw.summary),

@@ -83,6 +83,10 @@ def _check_vocabulary(name: str):
 
     def check(value: str, info: ValidationInfo) -> str:
         allowed = (info.context or {}).get(name)
+        if name == "labels" and info.data.get("stability_stated_in") and allowed is not None:
+            # a level another release's announcement stated: that release's scheme decides
+            # (rules.borrowed_levels_cite_their_source), any label of the project may do here
+            allowed = info.context.get("all_labels")
         if allowed is None or value in allowed:
             return value
         if not allowed:
@@ -181,6 +185,9 @@ class Entry(Strict):
 
 class FeatureEntry(Entry):
     kind: Literal[FEATURE_KINDS] = "new"
+    # The release whose announcement stated `stability`, when this release's own did not (1.5's
+    # says the RPC framework came as experimental in 1.4). Before `stability`: its check reads it.
+    stability_stated_in: Version | None = None
     stability: StabilityLabel | None = None
     part_of: Slug | None = None
 

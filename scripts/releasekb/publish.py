@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 
-from releasekb import api
+from releasekb import api, apiindex, check_output
 from releasekb.catalog import Catalog, Feature
 from releasekb.cjk import is_wide
 from releasekb.dates import utc_datetime
@@ -56,6 +56,8 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
         API_RELEASES: api.to_json(api.releases_document(catalog, site_url)),
         API_CHANGELOG: api.to_json(api.changelog_document(catalog, site_url)),
         API_SCHEMA: api.to_json(api.schema()),
+        apiindex.INDEX_PATH: api.to_json(apiindex.index_document(catalog, site_url)),
+        check_output.SCHEMA_PATH: api.to_json(check_output.schema()),
     }
     for release in catalog.releases:
         files[api_release_path(release.version)] = api.to_json(api.release_document(catalog, release, site_url))
@@ -78,7 +80,9 @@ def badge_status(feature: Feature, lang: str) -> str:
     if feature.level is None:
         return t["badge_changes"]
     since = feature.level_since
-    return t["badge_since"].format(level=feature.level.name[lang], version=since.version if since else "")
+    status = t["badge_since"].format(level=feature.level.name[lang], version=since.version if since else "")
+    stated_by = feature.level_entry.level_stated_by
+    return f"{status} {t['level_stated_by_short'].format(version=stated_by)}" if stated_by else status
 
 
 def badge_colour(feature: Feature) -> str:

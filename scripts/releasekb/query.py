@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from releasekb import api
 from releasekb.catalog import Catalog, Feature
 from releasekb.cjk import display_width
+from releasekb.i18n import interface_strings
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def print_table(features: list[Feature], lang: str) -> None:
         rows.append(
             (
                 feature.id,
-                feature.level.name[lang] if feature.level else "-",
+                _level_text(feature, lang),
                 since.version if since else "-",
                 feature.area.name[lang],
                 feature.title[lang],
@@ -74,3 +75,13 @@ def print_table(features: list[Feature], lang: str) -> None:
         cells = [cell + " " * (width - display_width(cell)) for cell, width in zip(row, widths, strict=False)]
         print("  ".join([*cells, row[-1]]))
 
+
+def _level_text(feature: Feature, lang: str) -> str:
+    """The current level, and which announcement stated it when not its release's own."""
+    entry = feature.level_entry
+    if entry is None:
+        return "-"
+    if entry.level_stated_by is None:
+        return entry.level.name[lang]
+    note = interface_strings(lang)["level_stated_by_short"].format(version=entry.level_stated_by)
+    return f"{entry.level.name[lang]} {note}"

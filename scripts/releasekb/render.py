@@ -25,8 +25,7 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from releasekb import svg
-from releasekb import urls
+from releasekb import svg, urls
 from releasekb.catalog import Catalog, Entry, Feature
 from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
@@ -227,6 +226,9 @@ class _PageHelpers:
             "short_badge": self.short_badge,
             "change_badge": self.change_badge,
             "status_badge": self.status_badge,
+            "entry_level": self.entry_level,
+            "current_level": self.current_level,
+            "provenance": self.provenance,
             "feature_badge": self.feature_badge,
             "stability_attribute": stability_attribute,
             "event_text": self.event_text,
@@ -274,13 +276,37 @@ class _PageHelpers:
             f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
         )
 
+    def entry_level(self, entry: Entry | None) -> Markup:
+        """An entry's level badge, saying which announcement stated it when not its release's own:
+        'Experimental (stated in the 1.5 announcement)'. Empty without a level."""
+        if entry is None or entry.level is None:
+            return Markup("")
+        return self.badge(entry.level) + self.provenance(entry)
+
+    def provenance(self, entry: Entry, short: bool = False) -> Markup:
+        """' (stated in the 1.5 announcement)' for a borrowed level, else nothing."""
+        if entry.level_stated_by is None:
+            return Markup("")
+        text = self.strings["level_stated_by_short" if short else "level_stated_by"].format(
+            version=entry.level_stated_by
+        )
+        return Markup(' <span class="rkb-provenance">{}</span>').format(text)
+
     def status_badge(self, entry: Entry) -> Markup:
         """What a release published about a feature, for tables: its level, or for a change its kind."""
-        return self.short_badge(entry.level) if entry.level else self.change_badge(entry.kind)
+        if entry.level is None:
+            return self.change_badge(entry.kind)
+        return self.short_badge(entry.level) + self.provenance(entry, short=True)
+
+    def current_level(self, feature: Feature) -> Markup:
+        """A feature's current level for tables, empty when only changes mention it."""
+        entry = feature.level_entry
+        return self.status_badge(entry) if entry else Markup("")
 
     def feature_badge(self, feature: Feature) -> Markup:
         """A feature's current level, or, when only changes mention it, the kind of the latest."""
-        return self.short_badge(feature.level) if feature.level else self.change_badge(feature.latest.kind)
+        entry = feature.level_entry
+        return self.status_badge(entry) if entry else self.change_badge(feature.latest.kind)
 
     def event_text(self, event) -> Markup:
         """'promoted from Experimental to Stable' and the like, in this language."""

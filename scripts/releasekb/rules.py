@@ -138,6 +138,39 @@ def former_anchors_are_free(data: ValidatedData) -> Iterator[Problem]:
                     )
 
 
+def borrowed_levels_cite_their_source(data: ValidatedData) -> Iterator[Problem]:
+    """A level is shown as published. When a release's own announcement did not state it, the
+    entry cites the release whose announcement did, and that release's scheme has the label."""
+    releases = {release.record.version: release for release in data.releases}
+    labels = data.project.stability.schemes
+    for release in data.releases:
+        for location, entry in entries(release):
+            cited = getattr(entry, "stability_stated_in", None)
+            if cited is None:
+                continue
+            where = (*location, "stability_stated_in")
+            if entry.stability is None:
+                yield release.document.problem(
+                    where, "names where a level was stated, but the entry has no `stability`: add it or remove this"
+                )
+            elif cited == release.record.version:
+                yield release.document.problem(
+                    where, "is this entry's own release: remove it (a level this release stated needs no citation)"
+                )
+            elif cited not in releases:
+                if data.complete:
+                    yield release.document.problem(
+                        where, f"no release '{cited}' in the data{suggest(cited, list(releases))}"
+                    )
+            elif entry.stability not in labels[releases[cited].record.scheme]:
+                scheme = releases[cited].record.scheme
+                yield release.document.problem(
+                    (*location, "stability"),
+                    f"'{entry.stability}' is not a label of {cited}'s scheme '{scheme}', so its announcement "
+                    f"cannot have stated it ({', '.join(labels[scheme]) or 'no labels'})",
+                )
+
+
 def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
         for lang in Text.model_fields:
@@ -308,6 +341,7 @@ RULES: tuple[Rule, ...] = (
     ids_are_not_reserved_anchors,
     aliases_are_free,
     former_anchors_are_free,
+    borrowed_levels_cite_their_source,
     titles_are_unique_in_release,
     highlights_exist,
     part_of_refers_to_earlier_feature,

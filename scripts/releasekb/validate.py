@@ -129,6 +129,7 @@ def vocabulary_context(project: ProjectFile | None, data: Any) -> dict | None:
         "schemes": list(schemes),
         "scheme": scheme,
         "labels": schemes.get(scheme) if isinstance(scheme, str) else None,
+        "all_labels": list(project.stability.labels),
     }
 
 
