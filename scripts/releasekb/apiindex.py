@@ -17,10 +17,11 @@ from pathlib import Path
 
 from releasekb import api
 from releasekb.catalog import UNLABELED, ApiRef, Catalog, Entry
+from releasekb.urls import API_APIS, API_SCHEMA_VERSION
 
-INDEX_PATH = "api/apis.json"  # where the site publishes it
+INDEX_PATH = API_APIS  # where the site publishes it
 # Schema versions of the published document this code can read.
-KNOWN_SCHEMA_VERSIONS = (api.SCHEMA_VERSION,)
+KNOWN_SCHEMA_VERSIONS = (API_SCHEMA_VERSION,)
 _CHANGE_KINDS = {"deprecation": "deprecated_in", "breaking": "breaking_in"}
 _TIMEOUT_SECONDS = 30
 
@@ -45,7 +46,7 @@ def language_of(name: str, code_roots: dict[str, list[str]]) -> str | None:
 def index_document(catalog: Catalog, site_url: str) -> dict:
     """The whole /api/apis.json document."""
     return {
-        "schema_version": api.SCHEMA_VERSION,
+        "schema_version": API_SCHEMA_VERSION,
         "product": dict(catalog.product_name),
         "releases": [{"version": r.version, "date": r.date} for r in catalog.releases],
         "levels": [
@@ -106,8 +107,8 @@ def _entry_record(entry: Entry, site_url: str) -> dict:
         "level": entry.level.key if entry.level else None,
         "title": dict(entry.title),
         "migration": dict(entry.migration) if entry.migration else None,
-        "urls": api.permanent_urls(site_url, f"releases/{entry.release.version}/", entry.id),
-        "feature_urls": api.permanent_urls(site_url, f"features/{entry.feature.id}/"),
+        "urls": api.release_urls(site_url, entry.release.version, entry.id),
+        "feature_urls": api.feature_urls(site_url, entry.feature.id),
     }
 
 

@@ -288,5 +288,3 @@ def build_site(config_file: str, site_dir: Path) -> bool:
         builder.close()
     print(f"site built in {site_dir} ({time.perf_counter() - start:.1f} s)")
     return True
-
-

@@ -13,11 +13,17 @@ prints the report as text, JSON, SARIF or GitHub annotations.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 # Finding kinds, in the order reports list them (the most urgent first).
-KINDS = ("removed", "breaking", "deprecated", "newer", "unstable")
+# "used" is reported only with --only: every use of the features asked for (what each feature
+# page's command finds), whatever their level; it fails the run only when --fail-on names it.
+KINDS = ("removed", "breaking", "deprecated", "newer", "unstable", "used")
 UNREADABLE = "unreadable"  # a file the scanner could not read: fails the run like a finding
 FAIL_ON_CHOICES = (*KINDS, UNREADABLE)
 DEFAULT_FAIL_ON = ("removed", "breaking", "deprecated", UNREADABLE)
@@ -43,6 +49,8 @@ STRINGS = {
         "heading_deprecated": "Deprecated",
         "heading_newer": "Introduced after --to",
         "heading_unstable": "Unstable APIs",
+        "heading_used": "Uses of the features asked for",
+        "used": "{subject} belongs to {title} ({release})",
         "group_in_effect": "already in effect at {old}",
         "group_new": "new between {old} and {new}",
         "header": "releasekb check: {product} {old} → {new}, knowledge base {kb}",
@@ -50,7 +58,8 @@ STRINGS = {
         "migration": "What to do: {text}",
         "more": "More: {url}",
         "why": "Why: `{written}` resolves to `{resolved}` ({how}, {confidence} confidence)",
-        "guarded": "guarded: does not fail the run",
+        "why_same": "Why: `{written}` ({how}, {confidence} confidence)",
+        "guarded": " (guarded: does not fail the run)",
         "confidence_high": "high",
         "confidence_medium": "medium",
         "confidence_low": "low",
@@ -59,13 +68,19 @@ STRINGS = {
         "unreadable_heading": "Files that could not be checked ({count})",
         "location_cell": "{path}:cell {cell}:line {line}",
         "summary": (
-            "{files} files checked ({skipped} skipped): {counts}; {suppressed} suppressed, {unreadable} unreadable"
+            "{files} {files_word} checked ({skipped} without any mention of {roots}): {counts}; "
+            "{suppressed} suppressed, {unreadable} unreadable"
         ),
+        "roots_separator": ", ",
+        "files_word_one": "file",
+        "files_word_many": "files",
+        "heading_count": "{heading} ({count})",
         "count_removed": "{n} removed",
         "count_breaking": "{n} breaking",
         "count_deprecated": "{n} deprecated",
         "count_newer": "{n} newer than --to",
         "count_unstable": "{n} unstable",
+        "count_used": "{n} used",
         "list_separator": ", ",
         "help_command": "Check again after the change: `{command}`. To accept a use, end its line with `{ignore}`.",
         "rule_description": "{kind} in {release}: {title}",
@@ -74,6 +89,7 @@ STRINGS = {
         "kind_deprecated": "Deprecated",
         "kind_newer": "Introduced",
         "kind_unstable": "Stability level",
+        "kind_used": "Use",
     },
     "zh": {
         "subject_any": "`{api}` ",
@@ -90,6 +106,8 @@ STRINGS = {
         "heading_deprecated": "已弃用",
         "heading_newer": "晚于 --to 版本才提供",
         "heading_unstable": "尚不稳定的 API",
+        "heading_used": "所查特性的用法",
+        "used": "{subject}属于“{title}”（{release}）",
         "group_in_effect": "在 {old} 时已生效",
         "group_new": "{old} 到 {new} 之间新出现",
         "header": "releasekb check：{product} {old} → {new}，知识库 {kb}",
@@ -97,7 +115,8 @@ STRINGS = {
         "migration": "迁移方法：{text}",
         "more": "详情：{url}",
         "why": "依据：`{written}` 解析为 `{resolved}`（{how}，置信度{confidence}）",
-        "guarded": "位于保护分支中，不会使检查失败",
+        "why_same": "依据：`{written}`（{how}，置信度{confidence}）",
+        "guarded": "（位于保护分支中，不会使检查失败）",
         "confidence_high": "高",
         "confidence_medium": "中",
         "confidence_low": "低",
@@ -106,13 +125,19 @@ STRINGS = {
         "unreadable_heading": "无法检查的文件（{count} 个）",
         "location_cell": "{path}:单元格 {cell}:第 {line} 行",
         "summary": (
-            "已检查 {files} 个文件（跳过 {skipped} 个）：{counts}；已忽略 {suppressed} 项，无法读取 {unreadable} 个"
+            "已检查 {files} 个文件（其中 {skipped} 个未提及 {roots}）：{counts}；已忽略 {suppressed} 项，"
+            "无法读取 {unreadable} 个"
         ),
+        "roots_separator": "、",
+        "files_word_one": "",
+        "files_word_many": "",
+        "heading_count": "{heading}（{count}）",
         "count_removed": "已移除 {n} 项",
         "count_breaking": "不兼容变更 {n} 项",
         "count_deprecated": "已弃用 {n} 项",
         "count_newer": "晚于 --to 版本 {n} 项",
         "count_unstable": "尚不稳定 {n} 项",
+        "count_used": "用法 {n} 处",
         "list_separator": "、",
         "help_command": "修改后再次检查：`{command}`。若要保留某处用法，在该行末尾加上 `{ignore}`。",
         "rule_description": "{release} {kind}：{title}",
@@ -121,8 +146,57 @@ STRINGS = {
         "kind_deprecated": "弃用",
         "kind_newer": "引入",
         "kind_unstable": "稳定性级别",
+        "kind_used": "用法",
     },
 }
+
+
+# The scanner explains in English how it resolved a name (Use.how) and why a file could not be
+# read (FileError.message); these patterns give the Chinese report the same explanations. Text
+# that matches none is shown as the scanner wrote it.
+SCANNER_TEXTS_ZH = (
+    (r"`(?P<text>[^`]+)` imports it", "由 `{text}` 导入"),
+    (r"'(?P<name>[^']+)' is `(?P<text>[^`]+)` \(line (?P<line>\d+)\)", "'{name}' 来自第 {line} 行的 `{text}`"),
+    (
+        r"'(?P<name>[^']+)' is assumed to come from `(?P<text>[^`]+)` \(line (?P<line>\d+)\)",
+        "假定 '{name}' 来自第 {line} 行的 `{text}`",
+    ),
+    (
+        r"'\.(?P<attr>[^']+)' is used on '(?P<receiver>[^']+)', whose type is unknown; matched by the method name only",
+        "'.{attr}' 用在类型未知的 '{receiver}' 上，仅按方法名匹配",
+    ),
+    (r"token match in a file included with --include", "在 --include 指定的文件中按完整词匹配"),
+    (r"cannot be parsed as Python \((?P<why>.*)\); file skipped", "无法解析为 Python（{why}），已跳过该文件"),
+    (r"cannot be decoded as (?P<what>.+?) \((?P<why>.*)\); file skipped", "无法按 {what} 解码（{why}），已跳过该文件"),
+    (r"cannot be read \((?P<why>.*)\); file skipped", "无法读取（{why}），已跳过该文件"),
+    (r"folder cannot be read \((?P<why>.*)\); folder skipped", "无法读取文件夹（{why}），已跳过该文件夹"),
+    (r"is not valid JSON \((?P<why>.*)\); file skipped", "不是有效的 JSON（{why}），已跳过该文件"),
+    (
+        r"is not a Jupyter notebook \(no list of cells\); file skipped",
+        "不是 Jupyter 笔记本（没有单元格列表），已跳过该文件",
+    ),
+    (r"cell (?P<cell>\d+)[,:] (?P<why>.*); cell skipped", "第 {cell} 个单元格：{why}，已跳过该单元格"),
+    (r"too deeply nested to analyse; file skipped", "嵌套过深，无法分析，已跳过该文件"),
+    (r"has an invalid encoding declaration \((?P<why>.*)\); file skipped", "编码声明无效（{why}），已跳过该文件"),
+)
+
+
+def scanner_text(text: str, lang: str) -> str:
+    """A scanner explanation in `lang`: chained explanations ('a; b') are translated one by one."""
+    if lang != "zh":
+        return text
+    whole = _translated(text)
+    if whole is not None:
+        return whole
+    return "；".join(_translated(part) or part for part in text.split("; "))
+
+
+def _translated(text: str) -> str | None:
+    for pattern, template in SCANNER_TEXTS_ZH:
+        match = re.fullmatch(pattern, text)
+        if match:
+            return template.format(**match.groupdict())
+    return None
 
 
 class CheckUsage(Exception):
@@ -165,11 +239,14 @@ def open_index(index_source: str | None, data_dir: Path, site_url: str = "") -> 
     from releasekb import apiindex
 
     if index_source:
-        return ApiIndex(apiindex.load_index(index_source), index_source)
-    from releasekb.catalog import build_catalog
-    from releasekb.validate import load_data
+        document = apiindex.load_index(index_source)
+        try:
+            return ApiIndex(document, index_source)
+        except (KeyError, TypeError, AttributeError) as error:  # a hand-made or truncated file
+            raise apiindex.IndexUnreadable(f"{index_source}: not a complete API index (no {error})") from None
+    from releasekb.pipeline import load_catalog
 
-    return ApiIndex(apiindex.index_document(build_catalog(load_data(data_dir)), site_url), str(data_dir))
+    return ApiIndex(apiindex.index_document(load_catalog(data_dir), site_url), str(data_dir))
 
 
 @dataclass(frozen=True)
@@ -180,10 +257,17 @@ class Options:
     max_stability: str
     fail_on: frozenset[str]
     lang: str = "en"
+    only: frozenset[str] = frozenset()  # --only: report just these features (ids), and every use of them
 
 
 def resolve_options(
-    index: ApiIndex, old: str | None, new: str | None, max_stability: str | None, fail_on: str | None, lang: str
+    index: ApiIndex,
+    old: str | None,
+    new: str | None,
+    max_stability: str | None,
+    fail_on: str | None,
+    lang: str,
+    only: str | None = None,
 ) -> Options:
     """Check the command's choices against the index; raise CheckUsage naming what is allowed."""
     known = ", ".join(index.versions)
@@ -203,7 +287,22 @@ def resolve_options(
         max_stability=max_stability or ranked[0],
         fail_on=parse_fail_on(fail_on),
         lang=lang,
+        only=_parse_only(index, only),
     )
+
+
+def _parse_only(index: ApiIndex, text: str | None) -> frozenset[str]:
+    """'torch-fft,rpc-api' -> those feature ids, each of which must list an API in the index."""
+    if not text:
+        return frozenset()
+    ids = {part.strip() for part in text.split(",") if part.strip()}
+    known = {entry["id"] for record in index.records.values() for entry in record["entries"]}
+    unknown = sorted(ids - known)
+    if unknown:
+        hint = difflib.get_close_matches(unknown[0], sorted(known), n=1)
+        near = f" (did you mean {hint[0]}?)" if hint else ""
+        raise CheckUsage(f"--only {','.join(unknown)}: no feature of the knowledge base lists an API by that id{near}")
+    return frozenset(ids)
 
 
 def parse_fail_on(text: str | None) -> frozenset[str]:
@@ -243,6 +342,12 @@ class Finding:
     feature_urls: dict[str, str]
     title: dict[str, str]
 
+    @property
+    def met_at_from(self) -> bool:
+        """A breaking change already in effect at --from: the code runs on --from, so it has met
+        that change already. It is reported, and does not fail the run."""
+        return self.kind == "breaking" and self.in_effect_at_from
+
 
 @dataclass
 class Report:
@@ -250,15 +355,17 @@ class Report:
     knowledge_base: str
     product: dict[str, str]
     paths: list[str]
+    roots: list[str] = field(default_factory=list)  # the Python roots, which the summary names
     files_checked: int = 0
     files_skipped: int = 0
     findings: list[Finding] = field(default_factory=list)
-    errors: list = field(default_factory=list)  # scan.FileError, with paths made relative
+    errors: list = field(default_factory=list)  # scan.FileError, with paths as reports show them
     suppressed: int = 0
     min_release: dict | None = None
 
     def counts(self) -> dict[str, int]:
-        return {kind: sum(1 for f in self.findings if f.kind == kind) for kind in KINDS}
+        kinds = KINDS if self.options.only else [kind for kind in KINDS if kind != "used"]
+        return {kind: sum(1 for f in self.findings if f.kind == kind) for kind in kinds}
 
     def failed(self) -> bool:
         """Whether the run fails: an unguarded finding of a --fail-on kind, or an unreadable
@@ -266,7 +373,7 @@ class Report:
         fail_on = self.options.fail_on
         if UNREADABLE in fail_on and self.errors:
             return True
-        return any(f.kind in fail_on and not f.guarded for f in self.findings)
+        return any(f.kind in fail_on and not f.guarded and not f.met_at_from for f in self.findings)
 
 
 def run_check(
@@ -284,32 +391,73 @@ def run_check(
     targets = [scan.Target(name, use) for name, use in index.records]
     python_roots = tuple(index.code_roots.get("python", ()))
     tokens = tuple(root for language, roots in index.code_roots.items() if language != "python" for root in roots)
-    result = scan.scan(
-        paths, targets, scan.Roots(python_roots, tokens), include=include, exclude=exclude, confidence=confidence
+    roots = scan.Roots(python_roots, tokens)
+    results = [
+        (prefix, scan.scan(group, targets, roots, include=include, exclude=exclude, confidence=confidence))
+        for prefix, group in scan_groups(paths)
+    ]
+    return analyse(index, options, _merged(results), paths)
+
+
+def scan_groups(paths: list[str]) -> list[tuple[str, list[str]]]:
+    """(display prefix, paths) for one scan each. The scanner reports a file relative to the
+    folder it was given, and a file given by itself by its name: each folder is scanned alone and
+    files are scanned with the others of their folder, so that every reported path can be made
+    unambiguous again (pre-commit passes `a/__init__.py b/__init__.py`)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for path in paths:
+        folder = Path(path) if Path(path).is_dir() else Path(path).parent
+        key = (display_prefix(folder), path if Path(path).is_dir() else "")
+        groups.setdefault(key, []).append(path)
+    return [(prefix, group) for (prefix, _), group in groups.items()]
+
+
+def display_prefix(folder: Path) -> str:
+    """How reports name a scanned folder: relative to the current directory when it is below it
+    (what GitHub annotations and SARIF's %SRCROOT% expect when run from the repository's root,
+    and what a terminal can open), else nothing: paths are then relative to the scanned folder."""
+    cwd, absolute = Path.cwd().resolve(), folder.resolve()
+    if absolute.is_relative_to(cwd):
+        relative = absolute.relative_to(cwd).as_posix()
+        return "" if relative == "." else relative
+    return ""
+
+
+def _merged(results: list) -> SimpleNamespace:
+    """One scan result from several, with every path as reports show it."""
+
+    def shown(prefix: str, path: str) -> str:
+        return posixpath.join(prefix, path) if prefix else path
+
+    return SimpleNamespace(
+        uses=[dataclasses.replace(use, path=shown(prefix, use.path)) for prefix, r in results for use in r.uses],
+        errors=[dataclasses.replace(e, path=shown(prefix, e.path)) for prefix, r in results for e in r.errors],
+        files_scanned=sum(r.files_scanned for _, r in results),
+        files_skipped=sum(r.files_skipped for _, r in results),
     )
-    return analyse(index, options, result, paths)
 
 
 def analyse(index: ApiIndex, options: Options, result, paths: list[str]) -> Report:
-    """Findings and min_release from a scan.ScanResult."""
-    report = Report(options, index.source, index.product, list(paths))
-    report.files_checked, report.files_skipped = result.files_scanned, result.files_skipped
-    relative = _relative_to(paths)
-    report.errors = sorted(
-        (dataclasses.replace(error, path=relative(error.path)) for error in result.errors),
-        key=lambda error: (error.path, error.line),
-    )
+    """Findings and min_release from a scan result (scan.ScanResult with the paths to show)."""
+    report = Report(options, index.source, index.product, list(paths), list(index.code_roots.get("python", ())))
+    # Files read: those parsed, and those skipped quickly because they never mention a root.
+    report.files_checked = result.files_scanned + result.files_skipped
+    report.files_skipped = result.files_skipped
+    report.errors = sorted(result.errors, key=lambda error: (error.path, error.line))
     decisive = None
     for uses in _references(result.uses):
         records = [index.records[(use.target.name, use.target.use)] for use in uses]
-        for finding in _findings_of(index, options, uses[0], records, relative):
+        findings = _findings_of(index, options, uses[0], records)
+        if options.only:
+            findings = [f for f in findings if f.entry in options.only] + _uses_of(index, options, uses[0], records)
+        for finding in findings:
             if _suppressed(uses[0], finding.entry):
                 report.suppressed += 1
             else:
                 report.findings.append(finding)
         decisive = _later_requirement(index, decisive, uses[0], records)
     report.findings.sort(key=_finding_order)
-    report.min_release = _min_release(decisive, relative)
+    report.min_release = _min_release(decisive)
     return report
 
 
@@ -323,23 +471,6 @@ def _references(uses) -> list[list]:
 
 def _suppressed(use, entry_id: str) -> bool:
     return BARE_IGNORE in use.suppressed or entry_id in use.suppressed
-
-
-def _relative_to(paths: list[str]):
-    """Report paths relative to the current directory when the file is below it (what SARIF's
-    %SRCROOT% and GitHub's annotations expect when run from the repository's root), else relative
-    to the scanned folder they were found in, else as given."""
-    cwd = Path.cwd().resolve()
-    bases = [cwd] + [p if p.is_dir() else p.parent for p in (Path(path).resolve() for path in paths)]
-
-    def relative(path: str) -> str:
-        absolute = Path(path).resolve()
-        for base in bases:
-            if absolute.is_relative_to(base):
-                return absolute.relative_to(base).as_posix()
-        return Path(path).as_posix()
-
-    return relative
 
 
 def _finding_order(finding: Finding) -> tuple:
@@ -362,22 +493,33 @@ def _specific_first(records: list[dict]) -> list[dict]:
     return sorted(records, key=lambda record: (-len(record["name"]), record["use"]))
 
 
-def _findings_of(index: ApiIndex, options: Options, use, records: list[dict], relative) -> list[Finding]:
+def _findings_of(index: ApiIndex, options: Options, use, records: list[dict]) -> list[Finding]:
     """One finding per entry for one reference: a change entry listing any name it matched
     (the most specific name cites it), an introduction after --to, the level as of --to."""
     by_entry: dict[tuple[str, str, str], Finding] = {}
     for record in _specific_first(records):
         for kind, entry in [*_change_entries(index, options, record), *_newer_entries(index, options, record)]:
             key = (kind, entry["id"], entry["release"])
-            by_entry.setdefault(key, _finding(index, options, kind, record, entry, use, relative))
+            by_entry.setdefault(key, _finding(index, options, kind, record, entry, use))
     unstable = _unstable(index, options, records)
     if unstable:
         record, entry = unstable
         by_entry.setdefault(
             ("unstable", entry["id"], entry["release"]),
-            _finding(index, options, "unstable", record, entry, use, relative),
+            _finding(index, options, "unstable", record, entry, use),
         )
     return list(by_entry.values())
+
+
+def _uses_of(index: ApiIndex, options: Options, use, records: list[dict]) -> list[Finding]:
+    """With --only: the reference as a use of each feature asked for whose APIs it matched, cited
+    by the feature's first entry listing the API."""
+    found: dict[str, Finding] = {}
+    for record in _specific_first(records):
+        for entry in record["entries"]:
+            if entry["id"] in options.only and entry["id"] not in found:
+                found[entry["id"]] = _finding(index, options, "used", record, entry, use)
+    return list(found.values())
 
 
 def _change_entries(index: ApiIndex, options: Options, record: dict) -> list[tuple[str, dict]]:
@@ -431,7 +573,7 @@ def _level_entry(record: dict, release: str, level: str) -> dict:
     return {**introducing, "release": release, "kind": "new", "level": level, "migration": None, "urls": moved}
 
 
-def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, use, relative) -> Finding:
+def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, use) -> Finding:
     replacement = record["replacement"] if kind in ("removed", "deprecated", "breaking") else None
     return Finding(
         kind=kind,
@@ -439,13 +581,14 @@ def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
         use=record["use"],
         entry=entry["id"],
         release=entry["release"],
-        path=relative(use.path),
+        path=use.path,
         line=use.line,
         column=use.column,
         cell=use.cell,
         confidence=use.confidence,
         guarded=use.guarded,
-        in_effect_at_from=index.order[entry["release"]] <= index.order[options.old],
+        # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
+        in_effect_at_from=kind != "used" and index.order[entry["release"]] <= index.order[options.old],
         resolved=use.resolved,
         written=use.written,
         how=use.how,
@@ -487,8 +630,9 @@ def _sentence(text: str) -> str:
 
 def _later_requirement(index: ApiIndex, decisive, use, records: list[dict]):
     """(order, use, record) of the latest introduction among this reference's matched records
-    (its whole prefix chain) and the one found so far; ties keep the earlier use."""
-    for record in records:
+    (its whole prefix chain) and the one found so far; ties keep the earlier use, and within a
+    use the most specific name (torch.fft.fft rather than the torch.fft module it is under)."""
+    for record in _specific_first(records):
         introduced = record["introduced_in"]
         if introduced is None or _suppressed(use, record["feature"]):
             continue
@@ -506,14 +650,14 @@ def _later(candidate, current) -> bool:
     return place(candidate) < place(current)
 
 
-def _min_release(decisive, relative) -> dict | None:
+def _min_release(decisive) -> dict | None:
     if decisive is None:
         return None
     _, use, record = decisive
     return {
         "version": record["introduced_in"],
         "api": record["name"],
-        "path": relative(use.path),
+        "path": use.path,
         "line": use.line,
         "column": use.column,
         "cell": use.cell,

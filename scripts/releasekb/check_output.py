@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from releasekb.check import KINDS, STRINGS, UNREADABLE, Finding, Report
+from releasekb.check import KINDS, STRINGS, UNREADABLE, Finding, Report, scanner_text
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).parent / "check_schema.json"
@@ -18,9 +18,16 @@ FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # SARIF and annotation levels by finding kind: what breaks is an error, what will break or
 # needs a newer release a warning, an unstable API a note.
-LEVELS = {"removed": "error", "breaking": "error", "deprecated": "warning", "newer": "warning", "unstable": "note"}
+LEVELS = {
+    "removed": "error",
+    "breaking": "error",
+    "deprecated": "warning",
+    "newer": "warning",
+    "unstable": "note",
+    "used": "note",
+}
 _GITHUB_COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
-_COLOURS = {"removed": "31", "breaking": "31", "deprecated": "33", "newer": "33", "unstable": "36"}
+_COLOURS = {"removed": "31", "breaking": "31", "deprecated": "33", "newer": "33", "unstable": "36", "used": "32"}
 
 
 def render(report: Report, output_format: str, *, colour: bool = False) -> str:
@@ -63,7 +70,10 @@ def text_report(report: Report, *, colour: bool = False) -> str:
     lines += ["", _min_release_line(report)]
     if report.errors:
         lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
-        lines += [f"  {location(report, e.path, e.line, None, None)}: {e.message}" for e in report.errors]
+        lang = report.options.lang
+        lines += [
+            f"  {location(report, e.path, e.line, None, None)}: {scanner_text(e.message, lang)}" for e in report.errors
+        ]
     lines += ["", summary_line(report)]
     return "\n".join(lines) + "\n"
 
@@ -86,17 +96,20 @@ def _kind_section(report: Report, kind: str, paint) -> list[str]:
     findings = [f for f in report.findings if f.kind == kind]
     if not findings:
         return []
-    lines = ["", paint(f"1;{_COLOURS[kind]}", f"{t['heading_' + kind]} ({len(findings)})")]
+    heading = t["heading_count"].format(heading=t[f"heading_{kind}"], count=len(findings))
+    lines = ["", paint(f"1;{_COLOURS[kind]}", heading)]
     groups = (
         (True, t["group_in_effect"].format(old=options.old)),
         (False, t["group_new"].format(old=options.old, new=options.new)),
     )
+    if kind in ("newer", "used"):  # after --to, or a plain use: neither in effect at --from nor on the way
+        groups = ((False, None),)
     for in_effect, title in groups:
         grouped = [f for f in findings if f.in_effect_at_from is in_effect]
-        if grouped:
+        if grouped and title:
             lines.append(f"  {paint('1', title)}")
-            for finding in grouped:
-                lines += _finding_lines(report, finding, paint)
+        for finding in grouped:
+            lines += _finding_lines(report, finding, paint)
     return lines
 
 
@@ -104,7 +117,7 @@ def _finding_lines(report: Report, finding: Finding, paint) -> list[str]:
     lang = report.options.lang
     t = STRINGS[lang]
     where = location(report, finding.path, finding.line, finding.column, finding.cell)
-    guarded = f" ({t['guarded']})" if finding.guarded else ""
+    guarded = t["guarded"] if finding.guarded else ""
     lines = [f"    {paint(_COLOURS[finding.kind], where)}: {finding.message[lang]}{guarded}"]
     if finding.migration:
         lines.append("      " + t["migration"].format(text=finding.migration[lang]))
@@ -112,7 +125,9 @@ def _finding_lines(report: Report, finding: Finding, paint) -> list[str]:
     confidence = (
         t[f"confidence_{finding.confidence}"] if f"confidence_{finding.confidence}" in t else finding.confidence
     )
-    why = t["why"].format(written=finding.written, resolved=finding.resolved, how=finding.how, confidence=confidence)
+    how = scanner_text(finding.how, lang)
+    template = t["why_same"] if finding.written == finding.resolved else t["why"]
+    why = template.format(written=finding.written, resolved=finding.resolved, how=how, confidence=confidence)
     lines.append("      " + why)
     return lines
 
@@ -122,7 +137,8 @@ def _min_release_line(report: Report) -> str:
     if found is None:
         return t["min_release_none"]
     where = location(report, found["path"], found["line"], found["column"], found["cell"])
-    return t["min_release"].format(version=found["version"], api=found["api"], location=where, how=found["how"])
+    how = scanner_text(found["how"], report.options.lang)
+    return t["min_release"].format(version=found["version"], api=found["api"], location=where, how=how)
 
 
 def summary_line(report: Report) -> str:
@@ -130,10 +146,12 @@ def summary_line(report: Report) -> str:
     counts = t["list_separator"].join(t[f"count_{kind}"].format(n=n) for kind, n in report.counts().items())
     return t["summary"].format(
         files=report.files_checked,
+        files_word=t["files_word_one"] if report.files_checked == 1 else t["files_word_many"],
         skipped=report.files_skipped,
         counts=counts,
         suppressed=report.suppressed,
         unreadable=len(report.errors),
+        roots=t["roots_separator"].join(report.roots),
     )
 
 
@@ -211,12 +229,26 @@ def sarif_report(report: Report) -> dict:
             {
                 "tool": {"driver": driver},
                 "language": lang,
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+                **_source_root(report),
                 "invocations": [_invocation(report)],
                 "results": [_result(finding, rule_index, lang) for finding in report.findings],
             }
         ],
     }
+
+
+def _source_root(report: Report) -> dict:
+    """originalUriBaseIds: where %SRCROOT% is, the folder the result paths are relative to (the
+    current directory, or the one folder scanned outside it); none when that is ambiguous."""
+    cwd = Path.cwd().resolve()
+    folders = {path if path.is_dir() else path.parent for path in (Path(p).resolve() for p in report.paths)}
+    if all(folder.is_relative_to(cwd) for folder in folders):
+        root = cwd
+    elif len(folders) == 1:
+        (root,) = folders
+    else:
+        return {}
+    return {"originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}}}
 
 
 def _information_uri(report: Report) -> str | None:
@@ -300,7 +332,7 @@ def _invocation(report: Report) -> dict:
         "toolExecutionNotifications": [
             {
                 "level": level,
-                "message": {"text": error.message},
+                "message": {"text": scanner_text(error.message, report.options.lang)},
                 "locations": [_physical_location(error.path, error.line)],
             }
             for error in report.errors
@@ -329,27 +361,33 @@ def annotation(command: str, message: str, **properties) -> str:
 
 
 def github_annotations(report: Report) -> list[str]:
+    """One workflow command per finding and per unreadable file, then the summary as a log line."""
+    lines = [_github_finding(report, finding) for finding in report.findings]
     lang = report.options.lang
-    t = STRINGS[lang]
-    lines = []
-    for finding in report.findings:
-        command = "notice" if finding.guarded else _GITHUB_COMMANDS[LEVELS[finding.kind]]
-        message = finding.message[lang]
-        if finding.cell is not None:
-            message += f" ({location(report, finding.path, finding.line, None, finding.cell)})"
-        if finding.migration:
-            message += "\n" + t["migration"].format(text=finding.migration[lang])
-        message += "\n" + t["more"].format(url=finding.urls[lang])
-        title = f"releasekb: {t['heading_' + finding.kind]} ({finding.entry})"
-        lines.append(
-            annotation(command, message, file=finding.path, line=finding.line, col=finding.column, title=title)
-        )
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
     lines += [
-        annotation(command, e.message, file=e.path, line=e.line or None, title="releasekb") for e in report.errors
+        annotation(command, scanner_text(e.message, lang), file=e.path, line=e.line or None, title="releasekb")
+        for e in report.errors
     ]
     lines.append(summary_line(report))
     return lines
+
+
+def _github_finding(report: Report, finding: Finding) -> str:
+    lang = report.options.lang
+    t = STRINGS[lang]
+    # A guarded use never fails the run: a notice, whatever its kind.
+    command = "notice" if finding.guarded else _GITHUB_COMMANDS[LEVELS[finding.kind]]
+    message = finding.message[lang]
+    line, col = finding.line, finding.column
+    if finding.cell is not None:  # the line is inside a cell, not a line of the file: annotate the file
+        message += f" ({location(report, finding.path, finding.line, None, finding.cell)})"
+        line, col = None, None
+    if finding.migration:
+        message += "\n" + t["migration"].format(text=finding.migration[lang])
+    message += "\n" + t["more"].format(url=finding.urls[lang])
+    title = f"releasekb: {t['heading_' + finding.kind]} ({finding.entry})"
+    return annotation(command, message, file=finding.path, line=line, col=col, title=title)
 
 
 def write(report: Report, output_format: str, output: Path | None, stdout) -> None:

@@ -21,7 +21,8 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)  # argparse exits with 2 on wrong usage
-    if not args.data.is_dir():
+    # `check --index` reads a published index: it needs no data folder (a user's own repository)
+    if not args.data.is_dir() and not getattr(args, "index", None):
         parser.error(f"data folder not found: {args.data} (run from the project root or pass --data)")
     try:
         if hasattr(args, "engine"):
@@ -139,16 +140,17 @@ def _parser() -> argparse.ArgumentParser:
 
     check = command("check", "what upgrading your code from one release to another breaks, deprecates or needs")
     check.description = (
-        "Find the APIs of the knowledge base that Python files and notebooks use, and report what an upgrade from "
-        "--from to --to means for them: removed, breaking and deprecated APIs (already in effect at --from, or new "
-        "on the way), APIs newer than --to, APIs less stable than --max-stability, and the lowest release the code "
-        "runs on, with migration advice."
+        "Find the APIs of the knowledge base that Python files and notebooks use, and report what an\n"
+        "upgrade from --from to --to means for them: removed, breaking and deprecated APIs (already in\n"
+        "effect at --from, or new on the way), APIs newer than --to, APIs less stable than\n"
+        "--max-stability, and the lowest release the code runs on, with migration advice."
     )
     check.formatter_class = argparse.RawDescriptionHelpFormatter
     check.epilog = (
-        "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count)\n"
-        "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a "
-        "knowledge base that cannot be read\n\n"
+        "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
+        "     breaking change already in effect at --from: the code runs there already)\n"
+        "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
+        "     knowledge base that cannot be read\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
@@ -165,10 +167,20 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated kinds that exit 1, or none: {','.join(FAIL_ON_CHOICES)} "
         f"(default: {','.join(DEFAULT_FAIL_ON)})",
     )
-    check.add_argument("--include", action="append", default=[], metavar="GLOB", help="also check matching files")
+    check.add_argument(
+        "--include", action="append", default=[], metavar="GLOB", help="also check matching files (C++: '*.cpp')"
+    )
     check.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip matching files")
     check.add_argument(
-        "--confidence", choices=CONFIDENCES, default="medium", help="lowest confidence of a use to report"
+        "--only",
+        metavar="IDS",
+        help="comma-separated feature ids: report only their findings, and every use of their APIs (kind `used`)",
+    )
+    check.add_argument(
+        "--confidence",
+        choices=CONFIDENCES,
+        default="medium",
+        help="lowest confidence of a use to report (default: medium; low adds methods of unknown objects)",
     )
     check.add_argument(
         "--index", metavar="FILE_OR_URL", help="a published api/apis.json instead of the data folder (--data)"
@@ -388,7 +400,9 @@ def _check(args) -> int:
         if missing:
             raise CheckUsage(f"no such file or folder: {', '.join(missing)}")
         index = open_index(args.index, args.data, args.site_url)
-        options = resolve_options(index, args.old, args.new, args.max_stability, args.fail_on, args.lang)
+        options = resolve_options(
+            index, args.old, args.new, args.max_stability, args.fail_on, args.lang, only=args.only
+        )
     except (CheckUsage, IndexUnreadable) as error:
         print(f"releasekb check: {error}", file=sys.stderr)
         return EXIT_USAGE

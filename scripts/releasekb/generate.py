@@ -148,4 +148,3 @@ def docs_root(config) -> Path:
 def data_dir_of(config) -> Path:
     """The release data of a build: `extra.releasekb_data`, relative to the configuration."""
     return Path(config.config_file_path).parent / config.extra.get("releasekb_data", "releases")
-

@@ -1,0 +1,696 @@
+"""`releasekb check`: the knowledge base applied to a codebase.
+
+The code checked is written inline into tmp_path, so each test shows what it is about. The real
+knowledge base (releases/) is used where it reads clearest (`torch.fft`); a small made-up one
+(tests/fixtures/check/releases, product "acme") has what the real data lacks: an API that is
+deprecated, then removed, a breaking change, a promotion by an entry that names no API and an API
+added later. The official SARIF 2.1.0 schema (sarif-2.1.0-rtm.5.json) is vendored from the npm
+package @microsoft/jest-sarif 1.0.0-beta.0 (MIT), which ships it for the same purpose.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from releasekb import api, apiindex, check, check_output, publish
+from releasekb.cli import main
+from releasekb.contract import contract_addresses
+from releasekb.pipeline import load_catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_KB = ROOT / "releases"
+ACME_KB = ROOT / "tests" / "fixtures" / "check" / "releases"
+SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "check" / "sarif-2.1.0-rtm.5.json"
+FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
+FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"
+
+
+@pytest.fixture(scope="module")
+def real_catalog():
+    return load_catalog(REAL_KB)
+
+
+@pytest.fixture
+def code(tmp_path, monkeypatch):
+    """Write files into a fresh folder that becomes the current directory: code(name=text, ...)."""
+    folder = tmp_path / "code"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+
+    def write(**files: str) -> Path:
+        for name, text in files.items():
+            path = folder / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return folder
+
+    return write
+
+
+def run(capsys, *args: str, kb: Path = REAL_KB) -> tuple[int, str, str]:
+    """`releasekb --data KB check ARGS` in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(["--data", str(kb), "check", *args])
+    except SystemExit as exit_:  # argparse's own usage errors
+        status = exit_.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def run_json(capsys, *args: str, kb: Path = REAL_KB) -> tuple[int, dict]:
+    status, out, err = run(capsys, *args, "--format", "json", kb=kb)
+    assert status in (0, 1), err
+    return status, json.loads(out)
+
+
+def kinds(report: dict) -> list[tuple[str, str]]:
+    return [(finding["kind"], finding["api"]) for finding in report["findings"]]
+
+
+# --------------------------------------------------------------------------- the API index
+
+
+def test_index_records_what_the_real_data_says_about_each_api(real_catalog):
+    records = {(r["name"], r["use"]): r for r in apiindex.index_document(real_catalog, "")["apis"]}
+    call, module = records[("torch.fft", "call")], records[("torch.fft", "module")]
+    assert call["introduced_in"] is None and call["deprecated_in"] == ["1.7"]
+    assert call["replacement"] == "torch.fft.fft" and call["entries"][0]["id"] == "torch-fft-function"
+    assert module["introduced_in"] == "1.7" and module["deprecated_in"] == [] and module["feature"] == "torch-fft"
+    fft = records[("torch.fft.fft", "any")]
+    assert (fft["introduced_in"], fft["feature"], fft["levels"]) == ("1.7", "torch-fft", {"1.7": "beta"})
+    assert fft["language"] == "python" and records[("torch::class_", "any")]["language"] == "cpp"
+    init = records[("torch.distributed.init_process_group", "any")]
+    assert init["introduced_in"] is None and init["feature"] is None and init["levels"] == {}
+    assert {e["id"] for e in init["entries"]} == {"nccl-async-error-handling", "windows-distributed-training"}
+    masked = records[("torch.Tensor.masked_copy_", "any")]
+    assert masked["deprecated_in"] == ["0.2"] and masked["replacement"] == "torch.Tensor.masked_scatter_"
+    entry = masked["entries"][0]
+    assert entry["urls"] == {"en": "/releases/0.2/#masked-copy-renamed", "zh": "/zh/releases/0.2/#masked-copy-renamed"}
+    assert entry["feature_urls"]["zh"] == "/zh/features/masked-copy-renamed/"
+    assert entry["migration"]["zh"] and entry["level"] is None and entry["is_change"]
+
+
+def test_levels_are_the_whole_lifecycle_of_the_introducing_feature():
+    """distributed-rpc brought torch.distributed.rpc at experimental; 1.5 made the feature stable
+    without listing the API again."""
+    records = {(r["name"], r["use"]): r for r in apiindex.index_document(load_catalog(REAL_KB), "")["apis"]}
+    assert records[("torch.distributed.rpc", "any")]["levels"] == {"1.4": "experimental", "1.5": "stable"}
+
+
+def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_catalog):
+    files = publish.api_files(real_catalog, "https://kb.example.org/")
+    document = json.loads(files[apiindex.INDEX_PATH])
+    schema = api.schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
+    assert not errors, errors[0].message
+    assert document["releases"][0] == {"version": "0.2", "date": real_catalog.releases[0].date}
+    assert [level["key"] for level in document["levels"]] == list(real_catalog.levels)
+    assert document["code_roots"]["python"] == ["torch", "torchvision", "torchaudio"]
+    assert document["apis"][0]["entries"][0]["urls"]["en"].startswith("https://kb.example.org/releases/")
+    # releases.json keeps its full records: the index's short ones are not accepted there
+    short = {**json.loads(files["api/releases.json"]), "releases": document["releases"]}
+    assert not jsonschema.Draft202012Validator(schema).is_valid(short)
+    assert json.loads(files[check_output.SCHEMA_PATH]) == check_output.schema()
+    assert {"/api/apis.json", "/api/schema/check-v1.json"} <= set(contract_addresses(real_catalog))
+
+
+# --------------------------------------------------------------------------- findings on the real data
+
+
+def test_calling_torch_fft_is_one_deprecation_new_between_1_4_and_1_7(code, capsys):
+    code(**{"spectrum.py": FFT_CALL})
+    status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    assert status == 1 and report["failed"]
+    (finding,) = report["findings"]
+    assert (finding["kind"], finding["api"], finding["use"], finding["entry"]) == (
+        "deprecated",
+        "torch.fft",
+        "call",
+        "torch-fft-function",
+    )
+    assert finding["in_effect_at_from"] is False and finding["release"] == "1.7"
+    assert finding["replacement"] == "torch.fft.fft"
+    assert (finding["path"], finding["line"], finding["column"], finding["cell"]) == ("spectrum.py", 3, 12, None)
+    assert finding["message"]["en"] == "`torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`"
+    assert finding["message"]["zh"] == "自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，请改用 `torch.fft.fft`"
+    assert finding["url"] == "/releases/1.7/#torch-fft-function"
+    assert "torch.fft.fft" in finding["migration"]["en"] and "torch.fft.fft" in finding["migration"]["zh"]
+    assert report["min_release"] is None  # the old function's introduction is not recorded
+
+
+def test_torch_fft_fft_is_reported_once_as_beta_and_needs_1_7(code, capsys):
+    code(**{"spectrum.py": FFT_MODULE})
+    status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    assert status == 0  # unstable is not among the default --fail-on kinds
+    (finding,) = report["findings"]  # torch.fft.fft, not also the torch.fft module it is under
+    assert (finding["kind"], finding["api"], finding["entry"]) == ("unstable", "torch.fft.fft", "torch-fft")
+    assert finding["message"]["en"] == "`torch.fft.fft` is Beta as of 1.7 (level published in 1.7), below Stable"
+    assert "测试版" in finding["message"]["zh"] and "稳定" in finding["message"]["zh"]
+    assert report["min_release"] == {
+        "version": "1.7",
+        "api": "torch.fft.fft",
+        "path": "spectrum.py",
+        "line": 3,
+        "column": 12,
+        "cell": None,
+        "written": "torch.fft.fft",
+        "resolved": "torch.fft.fft",
+        "how": "'torch' is `import torch` (line 1)",
+    }
+    assert run_json(capsys, ".", "--to", "1.7", "--max-stability", "beta")[1]["findings"] == []
+
+
+def test_an_unlabeled_api_is_not_called_unstable(code, capsys):
+    """0.2 and 1.4 published no levels for these: unknown is not unstable (nor stable)."""
+    code(**{"model.py": "import torch\n\nact = torch.nn.GELU()\ny = torch.matmul(a, b)\n"})
+    status, report = run_json(capsys, ".")
+    assert (status, report["findings"]) == (0, [])
+    assert (report["min_release"]["version"], report["min_release"]["api"]) == ("1.4", "torch.nn.GELU")
+
+
+def test_text_report_in_english(code, capsys):
+    code(**{"spectrum.py": FFT_CALL})
+    status, out, _ = run(capsys, ".", "--from", "1.4", "--to", "1.7")
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0] == f"releasekb check: PyTorch 1.4 → 1.7, knowledge base {REAL_KB}"
+    assert lines[2:5] == [
+        "Deprecated (1)",
+        "  new between 1.4 and 1.7",
+        ("    spectrum.py:3:12: `torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`"),
+    ]
+    assert lines[5].startswith("      What to do: Switch FFT calls to the NumPy-style functions")
+    assert lines[6] == "      More: /releases/1.7/#torch-fft-function"
+    assert lines[7] == "      Why: `torch.fft` ('torch' is `import torch` (line 1), high confidence)"
+    assert "Lowest release the code runs on: unknown" in out
+    assert lines[-1] == (
+        "1 file checked (0 without any mention of torch, torchvision, torchaudio): 0 removed, 0 breaking, "
+        "1 deprecated, 0 newer than --to, 0 unstable; 0 suppressed, 0 unreadable"
+    )
+    assert "\033[" not in out  # not a terminal: no colours
+
+
+def test_text_report_in_chinese(code, capsys):
+    code(**{"spectrum.py": FFT_CALL + "more = torch.fft.fft(signal)\n"})
+    status, out, _ = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--lang", "zh")
+    assert status == 1
+    assert out.startswith("releasekb check：PyTorch 1.4 → 1.7，知识库 ")
+    assert "已弃用（1）\n  1.4 到 1.7 之间新出现\n" in out
+    assert "spectrum.py:3:12: 自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，请改用 `torch.fft.fft`" in out
+    assert "      迁移方法：把 FFT 调用改为 `torch.fft` 模块中 NumPy 风格的函数" in out
+    assert "      详情：/zh/releases/1.7/#torch-fft-function" in out
+    assert "      依据：`torch.fft`（'torch' 来自第 1 行的 `import torch`，置信度高）" in out
+    assert (
+        "尚不稳定的 API（1）" in out and "`torch.fft.fft` 的稳定性级别为“测试版”（1.7 公布），低于要求的“稳定”" in out
+    )
+    assert (
+        "代码可运行的最低版本：1.7，由 spectrum.py:4:8 处的 `torch.fft.fft` 决定"
+        "（'torch' 来自第 1 行的 `import torch`）" in out
+    )
+    assert out.splitlines()[-1].startswith("已检查 1 个文件（其中 0 个未提及 torch、torchvision、torchaudio）：")
+    english = check.STRINGS["en"]
+    for key in ("heading_deprecated", "migration", "more", "group_new"):
+        assert english[key].split("{")[0].strip() not in out, key
+
+
+def test_from_defaults_to_the_oldest_release_and_says_so(code, capsys):
+    code(**{"spectrum.py": FFT_CALL})
+    out = run(capsys, ".")[1]
+    assert "PyTorch 0.2 → 1.7" in out and "--from not given: comparing from the oldest release, 0.2" in out
+
+
+# --------------------------------------------------------------------------- every kind, on the acme data
+
+
+ACME_APP = """\
+import acme
+from acme.widget import Widget
+
+data = acme.old_read("f.txt")
+w = Widget()
+"""
+
+
+def test_text_groups_changes_already_in_effect_at_from_apart_from_new_ones(code, capsys):
+    code(**{"app.py": ACME_APP})
+    status, out, _ = run(capsys, ".", "--from", "1.1", "--to", "2.0", kb=ACME_KB)
+    assert status == 1
+    headings = [line for line in out.splitlines() if line and not line.startswith(" ")]
+    assert headings[1:4] == ["Removed (1)", "Breaking changes (2)", "Deprecated (1)"]
+    removed, deprecated = out.split("Removed (1)")[1].split("Breaking")[0], out.split("Deprecated (1)")[1]
+    assert removed.startswith("\n  new between 1.1 and 2.0\n    app.py:4:8: `acme.old_read` was removed in 2.0")
+    assert "; use `acme.read`" in removed
+    assert deprecated.startswith(
+        "\n  already in effect at 1.1\n    app.py:4:8: `acme.old_read` is deprecated since 1.1"
+    )
+    assert "`acme.widget.Widget` has a breaking change in 2.0: Widgets default to blue" in out
+
+
+def test_findings_of_each_change_kind_with_replacement_and_migration(code, capsys):
+    code(**{"app.py": ACME_APP})
+    _, report = run_json(capsys, ".", "--from", "1.0", "--to", "2.0", kb=ACME_KB)
+    assert kinds(report) == [
+        ("removed", "acme.old_read"),
+        ("breaking", "acme.widget.Widget"),
+        ("breaking", "acme.widget.Widget"),
+        ("deprecated", "acme.old_read"),
+    ]
+    removed = report["findings"][0]
+    assert removed["replacement"] == "acme.read" and removed["migration"] == {
+        "en": "Use `acme.read`.",
+        "zh": "请改用 `acme.read`。",
+    }
+    assert removed["message"]["zh"] == "`acme.old_read` 已在 2.0 中移除，请改用 `acme.read`"
+    assert report["findings"][1]["message"]["zh"] == "`acme.widget.Widget` 在 2.0 中有不兼容变更：小部件默认改为蓝色"
+    assert report["counts"] == {"removed": 1, "breaking": 2, "deprecated": 1, "newer": 0, "unstable": 0}
+    # changes after --to do not count (at 1.0 the widgets were still experimental)
+    assert {kind for kind, _ in kinds(run_json(capsys, ".", "--from", "1.0", "--to", "1.0", kb=ACME_KB)[1])} == {
+        "unstable"
+    }
+
+
+def test_newer_than_to_is_reported_and_fails_only_when_asked(code, capsys):
+    code(**{"paint.py": "from acme.widget import colour\n\ncolour(None, 'red')\n"})
+    status, report = run_json(capsys, ".", "--to", "1.1", kb=ACME_KB)
+    assert status == 0
+    assert kinds(report) == [("newer", "acme.widget.colour"), ("newer", "acme.widget.colour")]
+    finding = report["findings"][0]
+    assert finding["message"]["en"] == "`acme.widget.colour` requires 2.0, newer than --to 1.1"
+    assert finding["message"]["zh"] == "`acme.widget.colour` 从 2.0 起才提供，晚于 --to 指定的 1.1"
+    assert finding["in_effect_at_from"] is False and finding["url"] == "/releases/2.0/#widget-colours"
+    assert report["min_release"]["version"] == "2.0"
+    assert run(capsys, ".", "--to", "1.1", "--fail-on", "newer", kb=ACME_KB)[0] == 1
+
+
+def test_unstable_uses_the_level_as_of_to_even_from_an_entry_without_apis(code, capsys):
+    code(**{"ui.py": "import acme.widget\n\nacme.widget.make()\n"})
+    _, at_1_0 = run_json(capsys, ".", "--to", "1.0", kb=ACME_KB)
+    assert kinds(at_1_0) == [("unstable", "acme.widget"), ("unstable", "acme.widget")]
+    assert "Experimental as of 1.0" in at_1_0["findings"][0]["message"]["en"]
+    _, at_1_1 = run_json(capsys, ".", "--to", "1.1", kb=ACME_KB)  # 1.1 promoted widgets to stable
+    assert at_1_1["findings"] == []
+
+
+def test_min_release_is_decided_by_the_use_that_needs_the_latest_release(code, capsys):
+    code(**{"a.py": "import acme\n\nacme.widget.make()\n", "b.py": "import acme\n\nx = 1\ntext = acme.read('f')\n"})
+    _, report = run_json(capsys, ".", "--to", "2.0", kb=ACME_KB)
+    assert report["min_release"] == {
+        "version": "1.1",
+        "api": "acme.read",
+        "path": "b.py",
+        "line": 4,
+        "column": 8,
+        "cell": None,
+        "written": "acme.read",
+        "resolved": "acme.read",
+        "how": "'acme' is `import acme` (line 1)",
+    }
+    out = run(capsys, ".", "--to", "2.0", kb=ACME_KB)[1]
+    assert "Lowest release the code runs on: 1.1, decided by `acme.read` at b.py:4:8 ('acme' is `import acme`" in out
+
+
+# --------------------------------------------------------------------------- guards, suppression, files
+
+
+def test_a_guarded_use_is_reported_but_never_fails(code, capsys):
+    code(**{"compat.py": "import torch\n\ntry:\n    s = torch.fft(x, 1)\nexcept AttributeError:\n    s = None\n"})
+    status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    assert status == 0 and not report["failed"]
+    (finding,) = report["findings"]
+    assert finding["kind"] == "deprecated" and finding["guarded"] is True
+    out = run(capsys, ".", "--from", "1.4", "--to", "1.7")[1]
+    assert "(guarded: does not fail the run)" in out
+
+
+def test_suppression_by_entry_id_and_bare(code, capsys):
+    code(
+        **{
+            "masks.py": (
+                "import torch\n\n"
+                "a = torch.Tensor.masked_copy_  # releasekb: ignore[masked-copy-renamed]\n"
+                "b = torch.Tensor.masked_copy_  # releasekb: ignore\n"
+                "c = torch.Tensor.masked_copy_  # releasekb: ignore[torch-fft-function]\n"
+            )
+        }
+    )
+    status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7")
+    assert status == 1
+    assert [(f["kind"], f["line"]) for f in report["findings"]] == [("deprecated", 5)]
+    assert report["findings"][0]["in_effect_at_from"] is True  # deprecated in 0.2 itself
+    assert report["suppressed"] == 2
+    out = run(capsys, ".", "--from", "0.2", "--to", "1.7")[1]
+    assert "already in effect at 0.2" in out and "; 2 suppressed," in out
+
+
+def test_all_findings_suppressed_pass(code, capsys):
+    code(**{"spectrum.py": FFT_CALL.replace("1)\n", "1)  # releasekb: ignore[torch-fft-function]\n")})
+    status, report = run_json(capsys, ".", "--from", "1.4")
+    assert (status, report["findings"], report["suppressed"]) == (0, [], 1)
+
+
+@pytest.mark.parametrize("files", [{}, {"README.md": "# torch.fft(x)\n", "data/notes.txt": "torch"}])
+def test_zero_files_checked_is_fine(code, capsys, files):
+    folder = code(**files)
+    status, out, err = run(capsys, str(folder))
+    assert status == 0, err
+    assert out.splitlines()[-1].startswith("0 files checked (0 without any mention of torch")
+    assert run_json(capsys, str(folder))[1]["files_checked"] == 0
+
+
+def test_files_without_the_product_are_counted_as_skipped(code, capsys):
+    code(**{"plain.py": "print('hello')\n", "spectrum.py": FFT_MODULE})
+    _, report = run_json(capsys, ".")
+    assert (report["files_checked"], report["files_skipped"]) == (2, 1)
+
+
+def test_an_unreadable_file_fails_by_default_and_is_listed(code, capsys):
+    code(**{"broken.py": "import torch\nif True\n    torch.fft(x)\n", "fine.py": "import torch\n"})
+    status, out, _ = run(capsys, ".")
+    assert status == 1
+    assert "Files that could not be checked (1)\n  broken.py:2: cannot be parsed as Python" in out
+    assert "; 0 suppressed, 1 unreadable" in out
+    assert run(capsys, ".", "--fail-on", "removed,breaking,deprecated")[0] == 0
+    zh = run(capsys, ".", "--lang", "zh")[1]
+    assert "无法检查的文件（1 个）\n  broken.py:2: 无法解析为 Python（" in zh and "已跳过该文件" in zh
+
+
+def test_files_given_one_by_one_keep_their_folders(code, capsys):
+    """pre-commit passes changed files: two __init__.py must stay apart."""
+    code(**{"a/__init__.py": FFT_CALL, "b/__init__.py": FFT_CALL})
+    _, report = run_json(capsys, "a/__init__.py", "b/__init__.py", "--from", "1.4")
+    assert [f["path"] for f in report["findings"]] == ["a/__init__.py", "b/__init__.py"]
+    _, from_folder = run_json(capsys, "a", "--from", "1.4")
+    assert [f["path"] for f in from_folder["findings"]] == ["a/__init__.py"]
+
+
+def test_a_folder_outside_the_current_one_gives_paths_relative_to_it(code, capsys, tmp_path, monkeypatch):
+    folder = code(**{"pkg/spectrum.py": FFT_CALL})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    _, report = run_json(capsys, str(folder), "--from", "1.4")
+    assert report["findings"][0]["path"] == "pkg/spectrum.py"
+    sarif = json.loads(run(capsys, str(folder), "--from", "1.4", "--format", "sarif")[1])
+    assert sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == folder.resolve().as_uri() + "/"
+
+
+def test_notebook_findings_name_the_cell(code, capsys):
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# FFT"]},
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": ["import torch"]},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": ["y = torch.fft(x, 1)"],
+        },
+    ]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    code(**{"analysis.ipynb": json.dumps(notebook)})
+    _, report = run_json(capsys, ".", "--from", "1.4")
+    (finding,) = report["findings"]
+    assert (finding["path"], finding["cell"], finding["line"]) == ("analysis.ipynb", 3, 1)
+    assert "    analysis.ipynb:cell 3:line 1: `torch.fft` called as a function" in run(capsys, ".", "--from", "1.4")[1]
+    assert "analysis.ipynb:单元格 3:第 1 行" in run(capsys, ".", "--from", "1.4", "--lang", "zh")[1]
+    (annotation,) = [
+        line
+        for line in run(capsys, ".", "--from", "1.4", "--format", "github")[1].splitlines()
+        if line.startswith("::")
+    ]
+    assert annotation.startswith("::warning file=analysis.ipynb,title=")  # a cell's line is no line of the file
+
+
+# --------------------------------------------------------------------------- wrong usage: exit 2
+
+
+def test_an_unknown_version_is_wrong_usage_naming_the_known_ones(code, capsys):
+    code(**{"spectrum.py": FFT_CALL})
+    status, out, err = run(capsys, ".", "--from", "1.6")
+    assert status == 2 and out == ""
+    assert "--from 1.6: no such release in the knowledge base (known: 0.2, 1.4, 1.5, 1.7)" in err
+    assert run(capsys, ".", "--to", "9.9")[0] == 2
+
+
+def test_from_newer_than_to_is_wrong_usage(code, capsys):
+    code(**{"spectrum.py": FFT_CALL})
+    status, _, err = run(capsys, ".", "--from", "1.7", "--to", "1.4")
+    assert status == 2 and "--from 1.7 is newer than --to 1.4" in err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--fail-on", "removed,typo"], "--fail-on typo: unknown kind"),
+        (["--max-stability", "unlabeled"], "--max-stability unlabeled: not a stability level (one of: stable, beta"),
+        (["missing.py"], "no such file or folder: missing.py"),
+    ],
+)
+def test_other_wrong_usage(code, capsys, args, message):
+    code(**{"spectrum.py": FFT_CALL})
+    status, _, err = run(capsys, *(args if args == ["missing.py"] else [".", *args]))
+    assert status == 2 and message in err
+
+
+def test_an_invalid_knowledge_base_is_exit_2(code, capsys, tmp_path):
+    broken = tmp_path / "kb"
+    broken.mkdir()
+    (broken / "project.yaml").write_text("product: [\n", encoding="utf-8")
+    code(**{"spectrum.py": FFT_CALL})
+    status, _, err = run(capsys, ".", kb=broken)
+    assert status == 2 and "the knowledge base in" in err
+
+
+def test_a_bad_index_is_exit_2(code, capsys, tmp_path, real_catalog):
+    code(**{"spectrum.py": FFT_CALL})
+    not_json = tmp_path / "not.json"
+    not_json.write_text("{ nope", encoding="utf-8")
+    future = tmp_path / "future.json"
+    future.write_text(json.dumps({**apiindex.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8")
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P"}, "apis": []}), encoding="utf-8")
+    for source, message in (
+        (not_json, "not JSON"),
+        (partial, "not a complete API index (no 'releases')"),
+        (future, "schema_version 99, this releasekb reads 1"),
+        (tmp_path / "absent.json", "cannot read it"),
+        ("http://127.0.0.1:9/api/apis.json", "cannot fetch it"),
+    ):
+        status, out, err = run(capsys, ".", "--index", str(source))
+        assert status == 2 and out == "" and message in err, (source, err)
+
+
+# --------------------------------------------------------------------------- the published index
+
+
+def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, capsys, tmp_path):
+    code(**{"spectrum.py": FFT_CALL + "more = torch.fft.fft(signal)\nm = torch.Tensor.masked_copy_\n"})
+    files = publish.api_files(load_catalog(REAL_KB), "")
+    index = tmp_path / "apis.json"
+    index.write_bytes(files[apiindex.INDEX_PATH])
+    _, from_data = run_json(capsys, ".", "--from", "1.4")
+    _, from_index = run_json(capsys, ".", "--from", "1.4", "--index", str(index))
+    assert from_index["knowledge_base"] == str(index) and from_data["knowledge_base"] == str(REAL_KB)
+    del from_data["knowledge_base"], from_index["knowledge_base"]
+    assert from_index == from_data and len(from_data["findings"]) == 3
+
+
+def test_the_index_needs_no_data_folder(code, tmp_path):
+    folder = code(**{"spectrum.py": FFT_CALL})
+    index = tmp_path / "apis.json"
+    index.write_bytes(publish.api_files(load_catalog(REAL_KB), "")[apiindex.INDEX_PATH])
+    result = subprocess.run(
+        [sys.executable, "-m", "releasekb.cli", "check", ".", "--index", str(index)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1, result.stderr
+
+
+# --------------------------------------------------------------------------- formats
+
+
+def test_json_report_follows_the_published_schema(code, capsys):
+    schema = check_output.schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    code(**{"app.py": ACME_APP + "from acme.widget import colour\n", "broken.py": "import acme\n(\n"})
+    for args in (["--from", "1.0", "--to", "1.1"], ["--from", "1.0", "--to", "2.0", "--lang", "zh"]):
+        _, report = run_json(capsys, ".", *args, kb=ACME_KB)
+        errors = list(validator.iter_errors(report))
+        assert not errors, errors[0]
+    assert {f["kind"] for f in report["findings"]} == {"removed", "breaking", "deprecated", "unstable"}
+    assert report["errors"][0]["path"] == "broken.py" and report["lang"] == "zh"
+    assert report["findings"][0]["url"].startswith("/zh/releases/")
+    assert not validator.is_valid({**report, "findings": [{"kind": "removed"}]})
+
+
+def test_sarif_report_is_valid_sarif_2_1_0_for_code_scanning(code, capsys):
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    code(**{"app.py": ACME_APP + "from acme.widget import colour\n", "broken.py": "import acme\n(\n"})
+    status, out, _ = run(capsys, ".", "--from", "1.0", "--to", "2.0", "--format", "sarif", "--site-url",
+                         "https://kb.example.org/", kb=ACME_KB)  # fmt: skip
+    assert status == 1
+    log = json.loads(out)
+    errors = list(jsonschema.Draft4Validator(schema).iter_errors(log))
+    assert not errors, errors[0]
+    (run_,) = log["runs"]
+    driver = run_["tool"]["driver"]
+    assert driver["name"] == "releasekb" and driver["informationUri"] == "https://kb.example.org/"
+    rules = {rule["id"]: rule for rule in driver["rules"]}
+    assert set(rules) == {"old-reader", "widget-default-colour", "widget-colours"}
+    assert rules["old-reader"]["helpUri"] == "https://kb.example.org/features/old-reader/"
+    assert "Use `acme.read`." in rules["old-reader"]["help"]["markdown"]
+    assert "releasekb check . --from 1.0 --to 2.0" in rules["old-reader"]["help"]["text"]
+    levels = {(r["ruleId"], r["level"]) for r in run_["results"]}
+    assert levels == {("old-reader", "error"), ("old-reader", "warning"), ("widget-default-colour", "error"),
+                      ("widget-colours", "note")}  # fmt: skip
+    for result in run_["results"]:
+        assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
+        location = result["locations"][0]["physicalLocation"]
+        assert location["artifactLocation"] == {"uri": "app.py", "uriBaseId": "%SRCROOT%"}
+        assert location["region"]["startLine"] >= 1 and location["region"]["startColumn"] >= 1
+    (invocation,) = run_["invocations"]
+    assert invocation["executionSuccessful"] is True
+    (notification,) = invocation["toolExecutionNotifications"]
+    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.py"
+    assert notification["level"] == "error"
+
+
+def test_github_annotations_escape_data_and_properties(code, capsys):
+    line = check_output.annotation("error", "50% done\r\nnext: a, b", file="a,b:c.py", line=3, title="x: y, z")
+    assert line == "::error file=a%2Cb%3Ac.py,line=3,title=x%3A y%2C z::50%25 done%0D%0Anext: a, b"
+    code(
+        **{
+            "odd,name:1.py": FFT_CALL,
+            "safe.py": "import torch\n\ntry:\n    torch.fft(x)\nexcept AttributeError:\n    pass\n",
+        }
+    )
+    status, out, _ = run(capsys, ".", "--from", "1.4", "--format", "github")
+    assert status == 1
+    annotations = [line for line in out.splitlines() if line.startswith("::")]
+    assert annotations[0].startswith(
+        "::warning file=odd%2Cname%3A1.py,line=3,col=12,title=releasekb%3A Deprecated (torch-fft-function)::"
+        "`torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`%0AWhat to do: "
+    )
+    assert annotations[1].startswith("::notice file=safe.py,line=4,")  # guarded: a notice
+    assert "\n" not in annotations[0] and "%0AMore: /releases/1.7/#torch-fft-function" in annotations[0]
+
+
+def test_github_is_the_default_format_under_github_actions(code, capsys, monkeypatch):
+    code(**{"spectrum.py": FFT_CALL})
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert run(capsys, ".", "--from", "1.4")[1].startswith("::warning file=spectrum.py,line=3,col=12,")
+
+
+def test_output_file_gets_the_report_and_stdout_the_summary(code, capsys):
+    folder = code(**{"spectrum.py": FFT_CALL})
+    status, out, _ = run(capsys, ".", "--from", "1.4", "--format", "sarif", "--output", "report.sarif")
+    assert status == 1 and out.startswith("1 file checked") and out.count("\n") == 1
+    assert json.loads((folder / "report.sarif").read_text(encoding="utf-8"))["version"] == "2.1.0"
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool):
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_colours_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert check_output.use_colour(_Stream(True)) and not check_output.use_colour(_Stream(False))
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not check_output.use_colour(_Stream(True))
+
+
+def test_text_on_a_terminal_is_coloured(code, monkeypatch):
+    code(**{"spectrum.py": FFT_CALL})
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    index = check.open_index(None, REAL_KB)
+    options = check.resolve_options(index, "1.4", "1.7", None, None, "en")
+    report = check.run_check(index, options, ["."])
+    terminal = _Stream(True)
+    check_output.write(report, "text", None, terminal)
+    assert "\033[1;33mDeprecated (1)\033[0m" in terminal.getvalue()
+
+
+# --------------------------------------------------------------------------- interface
+
+
+def test_interface_strings_exist_in_both_languages():
+    assert set(check.STRINGS["en"]) == set(check.STRINGS["zh"])
+    assert check.scanner_text("'np' is `import numpy` (line 2)", "en") == "'np' is `import numpy` (line 2)"
+    assert check.scanner_text("'F' is `F = torch.fft` (line 3); `import torch` imports it", "zh") == (
+        "'F' 来自第 3 行的 `F = torch.fft`；由 `import torch` 导入"
+    )
+    assert check.scanner_text("something new", "zh") == "something new"
+
+
+def test_help_documents_the_exit_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    out = capsys.readouterr().out
+    assert "exit status:\n  0  no finding of a --fail-on kind" in out
+    assert "\n  1  findings of a --fail-on kind" in out and "\n  2  wrong usage" in out
+    assert "--fail-on KINDS" in out and "removed,breaking,deprecated,unreadable" in out
+
+
+def test_pre_commit_hook_checks_python_files_and_notebooks(code):
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    hook = hooks["releasekb-check"]
+    assert hook["types_or"] == ["python", "jupyter"] and hook["pass_filenames"] is True
+    assert hook["language"] == "python" and hook["entry"] == "releasekb check"
+    folder = code(**{"spectrum.py": FFT_CALL, "setup.cfg": "[metadata]\n"})
+    command = [str(Path(sys.executable).parent / "releasekb"), "--data", str(REAL_KB), *hook["entry"].split()[1:]]
+    changed = subprocess.run([*command, "--from", "1.4", "spectrum.py"], cwd=folder, capture_output=True, text=True)
+    assert changed.returncode == 1 and "spectrum.py:3:12" in changed.stdout
+    other = subprocess.run([*command, "setup.cfg"], cwd=folder, capture_output=True, text=True)
+    assert other.returncode == 0, other.stderr
+
+
+# --------------------------------------------------------------------------- --only, as feature pages show it
+
+
+def test_only_reports_every_use_of_the_feature_and_nothing_else(code, capsys):
+    code(**{"spectrum.py": "import torch\nimport torch.fft\n\na = torch.fft(x, 1)\nb = torch.fft.fft(x)\n"})
+    status, report = run_json(capsys, ".", "--only", "torch-fft")
+    assert status == 0  # `used` fails nothing unless --fail-on names it
+    assert [(f["kind"], f["api"], f["line"]) for f in report["findings"]] == [
+        ("unstable", "torch.fft", 2),  # `import torch.fft`: the beta module
+        ("unstable", "torch.fft.fft", 5),
+        ("used", "torch.fft", 2),
+        ("used", "torch.fft.fft", 5),
+    ]  # not line 4: calling the deprecated torch.fft() function is no use of the module
+    assert report["counts"]["used"] == 2
+    status, _ = run_json(capsys, ".", "--only", "torch-fft", "--fail-on", "used")
+    assert status == 1
+
+
+def test_only_names_an_unknown_feature_and_the_closest_one(code, capsys):
+    code(**{"spectrum.py": FFT_CALL})
+    status, _, err = run(capsys, ".", "--only", "torch-ff")
+    assert status == 2
+    assert "--only torch-ff: no feature of the knowledge base lists an API by that id (did you mean torch-fft?)" in err
+
+
+def test_a_breaking_change_already_in_effect_at_from_is_reported_but_does_not_fail(code, capsys):
+    """The code runs on --from, so it has met the 0.2 keepdim change already."""
+    code(**{"reduce.py": "import torch\n\ntotal = torch.sum(x)\n"})
+    status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    assert [(f["kind"], f["in_effect_at_from"]) for f in report["findings"]] == [("breaking", True)]
+    assert status == 0 and report["failed"] is False
+    status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7")
+    assert status == 0  # 0.2 itself made the change: in effect at --from 0.2 as well
