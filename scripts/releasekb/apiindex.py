@@ -17,6 +17,7 @@ from pathlib import Path
 
 from releasekb import api
 from releasekb.catalog import UNLABELED, ApiRef, Catalog, Entry
+from releasekb.model import code_language
 from releasekb.urls import API_APIS, API_SCHEMA_VERSION
 
 INDEX_PATH = API_APIS  # where the site publishes it
@@ -28,19 +29,6 @@ _TIMEOUT_SECONDS = 30
 
 class IndexUnreadable(Exception):
     """The index given with --index cannot be used (missing, unreachable, not JSON, unknown version)."""
-
-
-def language_of(name: str, code_roots: dict[str, list[str]]) -> str | None:
-    """The code.roots language a name belongs to: python when its first dotted segment is a
-    Python root (`torch.fft`), else the language whose token root it starts with (`torch::nn`)."""
-    head = name.split(".", 1)[0]
-    for language, roots in code_roots.items():
-        if language == "python" and head in roots:
-            return language
-    for language, roots in code_roots.items():
-        if language != "python" and any(name.startswith(root) for root in roots):
-            return language
-    return None
 
 
 def index_document(catalog: Catalog, site_url: str) -> dict:
@@ -74,7 +62,7 @@ def _record(name: str, use: str, listed: list[tuple[Entry, ApiRef]], catalog: Ca
     return {
         "name": name,
         "use": use,
-        "language": language_of(name, catalog.code_roots),
+        "language": code_language(name, catalog.code_roots),
         "introduced_in": introducing.release.version if introducing else None,
         "feature": introducing.feature.id if introducing else None,
         "levels": _levels(introducing),

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from releasekb.dataset import ValidatedData
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
-from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, ChangeEntry, FeatureEntry
+from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, ChangeEntry, FeatureEntry, code_language
 from releasekb.translations import stale_entry_keys
 
 Text = dict[str, str]  # language -> text
@@ -273,6 +273,12 @@ class Feature:
         return list(dict.fromkeys(alias for e in self.entries for alias in e.aliases))
 
     @property
+    def code_languages(self) -> list[str]:
+        """The languages (project.yaml `code.roots`) of the feature's APIs that are code."""
+        roots = self.first.release.catalog.code_roots
+        return sorted({language for api in self.apis if (language := code_language(api, roots))})
+
+    @property
     def level_order(self) -> int:
         """Sort key of the current level: most stable first, unlabeled next, changes only last."""
         levels = list(self.first.release.catalog.levels.values())
@@ -426,6 +432,7 @@ class Catalog:
     redirects: dict[str, str] = field(default_factory=dict)  # former address -> current address
     # language -> roots of its API names (project.yaml `code.roots`), for `releasekb check`
     code_roots: dict[str, list[str]] = field(default_factory=dict)
+    code_files: dict[str, list[str]] = field(default_factory=dict)  # language -> --include patterns
 
     def __repr__(self) -> str:
         return f"<Catalog of {len(self.releases)} releases, {len(self.features)} features>"
@@ -505,6 +512,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         levels=levels,
         redirects=dict(project.redirects),
         code_roots={lang: list(roots) for lang, roots in project.code.roots.items()} if project.code else {},
+        code_files={lang: list(files) for lang, files in project.code.files.items()} if project.code else {},
     )
     stale = stale_entry_keys(data)
     for loaded in data.releases:

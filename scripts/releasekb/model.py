@@ -235,6 +235,26 @@ class GlossaryTerm(Strict):
         return re.compile(rf"(?<![\w-]){re.escape(self.en)}(e?s)?(?![\w-])", re.IGNORECASE)
 
 
+PYTHON = "python"  # the language of `code.roots` whose names are dotted Python names
+
+
+def code_language(name: str, roots: dict[str, list[str]]) -> str | None:
+    """The `code.roots` language an API name belongs to: python when its first dotted segment is a
+    Python root (`torch.fft`), else the language whose root it starts with (`torch::nn`).
+
+    >>> code_language("torch.fft", {"python": ["torch"], "cpp": ["torch::"]}), code_language("F.pad", {})
+    ('python', None)
+    >>> code_language("torch::nn::Linear", {"python": ["torch"], "cpp": ["torch::"]})
+    'cpp'
+    """
+    if name.split(".", 1)[0] in roots.get(PYTHON, ()):
+        return PYTHON
+    return next(
+        (language for language, prefixes in roots.items() if language != PYTHON and name.startswith(tuple(prefixes))),
+        None,
+    )
+
+
 class CodeConfig(Strict):
     """Which API names are code, so that `releasekb check` can find them in a codebase."""
 
@@ -246,6 +266,9 @@ class CodeConfig(Strict):
     # Short forms people write for a module (`F` for torch.nn.functional): `validate` suggests
     # the qualified name when an API is written with one.
     abbreviations: dict[NonEmptyText, NonEmptyText] = {}
+    # language -> the file patterns `releasekb check --include` takes for it, in the command each
+    # feature page suggests (`--include '*.cpp'`); Python files and notebooks are always checked.
+    files: dict[Slug, list[NonEmptyText]] = {}
 
 
 class ProjectFile(Strict):

@@ -199,6 +199,17 @@ _PATHS = {
 }
 
 
+def check_command(feature: Feature) -> str:
+    """The `releasekb check` command that lists the uses of a feature's APIs in a codebase, with
+    the --include patterns its non-Python APIs need; '' when none of its APIs is code."""
+    languages = feature.code_languages
+    if not languages:
+        return ""
+    files = feature.first.release.catalog.code_files
+    includes = [f"--include '{pattern}'" for language in languages for pattern in files.get(language, ())]
+    return " ".join(["releasekb check .", f"--only {feature.id}", *includes])
+
+
 def stability_attribute(feature: Feature) -> str:
     """The features index row's `data-stability`, which docs/assets/releasekb.js reads: each
     release's status of the feature, '1.4=experimental 1.5=stable 1.7=change-deprecation'."""
@@ -231,6 +242,7 @@ class _PageHelpers:
             "provenance": self.provenance,
             "feature_badge": self.feature_badge,
             "stability_attribute": stability_attribute,
+            "check_command": check_command,
             "event_text": self.event_text,
         }
 

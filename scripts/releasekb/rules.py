@@ -14,6 +14,7 @@ from releasekb.cjk import has_han
 from releasekb.dataset import LoadedRelease, ValidatedData, entries, texts
 from releasekb.loader import Location
 from releasekb.model import (
+    PYTHON,
     RESERVED_ANCHOR_PREFIX,
     RESERVED_ANCHORS,
     SCHEMA_COMMENT,
@@ -21,6 +22,7 @@ from releasekb.model import (
     FeatureEntry,
     GlossaryTerm,
     Text,
+    code_language,
 )
 from releasekb.problems import Problem, not_one_of, suggest
 from releasekb.versions import version_key
@@ -281,7 +283,6 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
                         )
 
 
-PYTHON = "python"  # the language of project.yaml `code.roots` whose names are dotted Python names
 _PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
@@ -302,19 +303,18 @@ def apis_are_qualified_code_names(data: ValidatedData) -> Iterator[Problem]:
     code = data.project.code
     if code is None:
         return
-    python_roots = code.roots.get(PYTHON, [])
-    token_roots = [root for language, roots in code.roots.items() if language != PYTHON for root in roots]
     known = {name for release in data.releases for _, entry in entries(release) for _, name, _ in api_names(entry)}
     for release in data.releases:
         for location, entry in entries(release):
             for inner, name, use in api_names(entry):
-                if any(name.startswith(root) for root in token_roots):
+                language = code_language(name, code.roots)
+                if language not in (None, PYTHON):
                     if use == "call":
                         yield release.document.problem(
                             (*location, *inner[:-1], "use"), "`use: call` applies to Python names only"
                         )
                     continue
-                if _PYTHON_NAME.match(name) and name.split(".")[0] in python_roots:
+                if language == PYTHON and _PYTHON_NAME.match(name):
                     continue
                 yield release.document.problem((*location, *inner), _unqualified_message(name, code, known))
 
