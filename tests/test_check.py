@@ -186,11 +186,11 @@ def test_text_report_in_english(code, capsys):
     assert lines[2:5] == [
         "Deprecated (1)",
         "  new between 1.4 and 1.7",
-        ("    spectrum.py:3:12: `torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`"),
+        "    `torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`",
     ]
     assert lines[5].startswith("      What to do: Switch FFT calls to the NumPy-style functions")
     assert lines[6] == "      More: /releases/1.7/#torch-fft-function"
-    assert lines[7] == "      Why: `torch.fft` ('torch' is `import torch` (line 1), high confidence)"
+    assert lines[7] == "      spectrum.py:3:12: `torch.fft` ('torch' is `import torch` (line 1), high confidence)"
     assert "Lowest release the code runs on: unknown" in out
     assert lines[-1] == (
         "1 file checked (0 without any mention of torch, torchvision, torchaudio): 0 removed, 0 breaking, "
@@ -205,10 +205,10 @@ def test_text_report_in_chinese(code, capsys):
     assert status == 1
     assert out.startswith("releasekb check：PyTorch 1.4 → 1.7，知识库 ")
     assert "已弃用（1）\n  1.4 到 1.7 之间新出现\n" in out
-    assert "spectrum.py:3:12: 自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，请改用 `torch.fft.fft`" in out
+    assert "    自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，请改用 `torch.fft.fft`\n" in out
     assert "      迁移方法：把 FFT 调用改为 `torch.fft` 模块中 NumPy 风格的函数" in out
     assert "      详情：/zh/releases/1.7/#torch-fft-function" in out
-    assert "      依据：`torch.fft`（'torch' 来自第 1 行的 `import torch`，置信度高）" in out
+    assert "      spectrum.py:3:12: `torch.fft`（'torch' 来自第 1 行的 `import torch`，置信度高）" in out
     assert (
         "尚不稳定的 API（1）" in out and "`torch.fft.fft` 的稳定性级别为“测试版”（1.7 公布），低于要求的“稳定”" in out
     )
@@ -247,11 +247,10 @@ def test_text_groups_changes_already_in_effect_at_from_apart_from_new_ones(code,
     headings = [line for line in out.splitlines() if line and not line.startswith(" ")]
     assert headings[1:4] == ["Removed (1)", "Breaking changes (2)", "Deprecated (1)"]
     removed, deprecated = out.split("Removed (1)")[1].split("Breaking")[0], out.split("Deprecated (1)")[1]
-    assert removed.startswith("\n  new between 1.1 and 2.0\n    app.py:4:8: `acme.old_read` was removed in 2.0")
-    assert "; use `acme.read`" in removed
-    assert deprecated.startswith(
-        "\n  already in effect at 1.1\n    app.py:4:8: `acme.old_read` is deprecated since 1.1"
-    )
+    assert removed.startswith("\n  new between 1.1 and 2.0\n    `acme.old_read` was removed in 2.0")
+    assert "; use `acme.read`" in removed and "\n      app.py:4:8: `acme.old_read`" in removed
+    assert deprecated.startswith("\n  already in effect at 1.1\n    `acme.old_read` is deprecated since 1.1")
+    assert "\n      app.py:4:8: `acme.old_read`" in deprecated
     assert "`acme.widget.Widget` has a breaking change in 2.0: Widgets default to blue" in out
 
 
@@ -420,7 +419,9 @@ def test_notebook_findings_name_the_cell(code, capsys):
     _, report = run_json(capsys, ".", "--from", "1.4")
     (finding,) = report["findings"]
     assert (finding["path"], finding["cell"], finding["line"]) == ("analysis.ipynb", 3, 1)
-    assert "    analysis.ipynb:cell 3:line 1: `torch.fft` called as a function" in run(capsys, ".", "--from", "1.4")[1]
+    text = run(capsys, ".", "--from", "1.4")[1]
+    assert "    `torch.fft` called as a function" in text
+    assert "      analysis.ipynb:cell 3:line 1: `torch.fft` ('torch' is `import torch`" in text
     assert "analysis.ipynb:单元格 3:第 1 行" in run(capsys, ".", "--from", "1.4", "--lang", "zh")[1]
     (annotation,) = [
         line
@@ -694,3 +695,11 @@ def test_a_breaking_change_already_in_effect_at_from_is_reported_but_does_not_fa
     assert status == 0 and report["failed"] is False
     status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7")
     assert status == 0  # 0.2 itself made the change: in effect at --from 0.2 as well
+
+
+def test_the_same_finding_at_many_places_says_what_to_do_once(code, capsys):
+    code(**{"reduce.py": "import torch\n\na = torch.sum(x)\nb = torch.sum(y)\nc = torch.mean(z)\n"})
+    out = run(capsys, ".", "--from", "1.4", "--to", "1.7")[1]
+    assert out.count("What to do: Set `torch.utils.backcompat.keepdim_warning.enabled`") == 2  # sum, mean
+    sums = out.split("`torch.sum` has a breaking change in 0.2")[1].split("`torch.mean`")[0]
+    assert "      reduce.py:3:5: `torch.sum`" in sums and "      reduce.py:4:5: `torch.sum`" in sums

@@ -108,28 +108,42 @@ def _kind_section(report: Report, kind: str, paint) -> list[str]:
         grouped = [f for f in findings if f.in_effect_at_from is in_effect]
         if grouped and title:
             lines.append(f"  {paint('1', title)}")
-        for finding in grouped:
-            lines += _finding_lines(report, finding, paint)
+        for same in _same_finding(grouped, report.options.lang):
+            lines += _finding_lines(report, same, paint)
     return lines
 
 
-def _finding_lines(report: Report, finding: Finding, paint) -> list[str]:
+def _same_finding(findings: list[Finding], lang: str) -> list[list[Finding]]:
+    """Findings that say the same thing (one entry, one API, one message) at several places, so
+    that what to do is said once, followed by every place: a library using `torch.sum` a hundred
+    times reads one migration text, not a hundred."""
+    groups: dict[tuple, list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault((finding.entry, finding.release, finding.api, finding.message[lang]), []).append(finding)
+    return list(groups.values())
+
+
+def _finding_lines(report: Report, findings: list[Finding], paint) -> list[str]:
+    """The message, what to do and where to read more once, then each place with how its name resolved."""
     lang = report.options.lang
-    t = STRINGS[lang]
-    where = location(report, finding.path, finding.line, finding.column, finding.cell)
-    guarded = t["guarded"] if finding.guarded else ""
-    lines = [f"    {paint(_COLOURS[finding.kind], where)}: {finding.message[lang]}{guarded}"]
-    if finding.migration:
-        lines.append("      " + t["migration"].format(text=finding.migration[lang]))
-    lines.append("      " + t["more"].format(url=finding.urls[lang]))
-    confidence = (
-        t[f"confidence_{finding.confidence}"] if f"confidence_{finding.confidence}" in t else finding.confidence
-    )
+    t, first = STRINGS[lang], findings[0]
+    lines = [f"    {paint(_COLOURS[first.kind], first.message[lang])}"]
+    if first.migration:
+        lines.append("      " + t["migration"].format(text=first.migration[lang]))
+    lines.append("      " + t["more"].format(url=first.urls[lang]))
+    for finding in findings:
+        where = location(report, finding.path, finding.line, finding.column, finding.cell)
+        guarded = t["guarded"] if finding.guarded else ""
+        lines.append(f"      {where}: {_why(finding, t, lang)}{guarded}")
+    return lines
+
+
+def _why(finding: Finding, t: dict[str, str], lang: str) -> str:
+    """How the name at this place resolved to the API, and how sure the scanner is."""
+    confidence = t.get(f"confidence_{finding.confidence}", finding.confidence)
     how = scanner_text(finding.how, lang)
     template = t["why_same"] if finding.written == finding.resolved else t["why"]
-    why = template.format(written=finding.written, resolved=finding.resolved, how=how, confidence=confidence)
-    lines.append("      " + why)
-    return lines
+    return template.format(written=finding.written, resolved=finding.resolved, how=how, confidence=confidence)
 
 
 def _min_release_line(report: Report) -> str:
