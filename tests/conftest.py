@@ -1,4 +1,5 @@
-"""Shared fixtures: project copies built with the real MkDocs and Material, one build per language.
+"""Shared fixtures: the catalogs of the real and the fixture data, and project copies built with
+the real MkDocs and Material, one build per language. Plain helpers are in helpers.py.
 
 Sites are built in temporary copies of the project (generated pages are written into the
 copy's docs/), through the `releasekb build` command a curator uses.
@@ -7,65 +8,26 @@ copy's docs/), through the `releasekb build` command a curator uses.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-
-
-def copy_project(target: Path, releases: Path | None = None) -> Path:
-    """A copy of the project's site sources (config, hand-written docs, hook, data)."""
-    target.mkdir(parents=True, exist_ok=True)
-    for config in ROOT.glob("mkdocs*.yml"):  # mkdocs.yml and mkdocs.<lang>.yml
-        shutil.copy(config, target / config.name)
-    shutil.copytree(ROOT / "scripts", target / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
-    docs = target / "docs"
-    docs.mkdir()
-    for shared in ("assets", "overrides"):
-        shutil.copytree(ROOT / "docs" / shared, docs / shared)
-    for lang_dir in (ROOT / "docs").iterdir():
-        if lang_dir.name not in ("assets", "overrides") and lang_dir.is_dir():
-            (docs / lang_dir.name).mkdir()
-            for page in lang_dir.glob("*.md"):
-                if page.name != "index.md":  # index.md is generated
-                    shutil.copy(page, docs / lang_dir.name / page.name)
-    shutil.copytree(releases or ROOT / "releases", target / "releases")
-    return target
+from helpers import FIXTURE_RELEASES, REAL_RELEASES, ROOT, build, catalog_of, copy_project
+from releasekb.catalog import Catalog
 
 
-def run_releasekb(project: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "releasekb.cli", *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
+@pytest.fixture(scope="session")
+def real_catalog() -> Catalog:
+    """The catalog of the real releases/ data (built once: tests only read it)."""
+    return catalog_of(REAL_RELEASES)
 
 
-def build(project: Path) -> Path:
-    result = run_releasekb(project, "build")
-    assert result.returncode == 0, result.stdout + result.stderr
-    return project / "site"
-
-
-def deploy_build_step() -> str:
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))
-    (step,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]
-    return step["run"]
-
-
-def run_deploy_build(project: Path, venv: Path) -> subprocess.CompletedProcess:
-    """The workflow's build step, run in `project` with `venv` as its .venv."""
-    (project / ".venv").symlink_to(venv)
-    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"} | {"NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(["bash", "-c", deploy_build_step()], cwd=project, capture_output=True, text=True, env=env)
+@pytest.fixture(scope="session")
+def fixture_catalog() -> Catalog:
+    """The catalog of tests/fixtures/releases (built once: tests only read it)."""
+    return catalog_of(FIXTURE_RELEASES)
 
 
 @pytest.fixture(scope="session")
@@ -77,7 +39,7 @@ def real_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory) -> Path:
     """The site built from tests/fixtures/releases: a promotion, a removal, a breaking change."""
-    return build(copy_project(tmp_path_factory.mktemp("fixture"), FIXTURES / "releases"))
+    return build(copy_project(tmp_path_factory.mktemp("fixture"), FIXTURE_RELEASES))
 
 
 @pytest.fixture(scope="session")

@@ -1,19 +1,70 @@
-"""Small helpers shared by the unit tests."""
+"""The tests' one helpers module: paths, project copies, commands and small readers shared by
+several test modules. Fixtures live in conftest.py; no test module imports another."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
+import pytest
+import yaml
+
+from releasekb.catalog import Catalog
 from releasekb.cli import main
+from releasekb.pipeline import load_catalog
+from releasekb.problems import DataError
 
-FIXTURE_RELEASES = Path(__file__).resolve().parent / "fixtures" / "releases"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURE_RELEASES = FIXTURES / "releases"  # Acme: a promotion, a removal, a breaking change
+REAL_RELEASES = ROOT / "releases"  # the curated PyTorch data
+LANGUAGE_PREFIXES = ("", "zh/")  # where each language's site is, inside the built site
 
 
-def fixture_data(tmp_path: Path, edits: dict[str, list[tuple[str, str]]] | None = None) -> Path:
+# ----------------------------------------------------------------- data
+
+
+def catalog_of(data_dir: Path) -> Catalog:
+    """The catalog of a data folder, as every command builds it (validation, then the catalog
+    and the checks that need it); raises DataError."""
+    return load_catalog(data_dir)
+
+
+def problems_of(data_dir: Path) -> list[str]:
+    """Every problem the data has, as `validate` prints them (`file:line:col: where: message`),
+    in order; [] for valid data."""
+    try:
+        load_catalog(data_dir)
+    except DataError as error:
+        return [str(problem) for problem in error.problems]
+    return []
+
+
+Edits = dict[str, list[tuple[str, str]]]  # {file: [(old, new), ...]}: text replacements
+
+
+def fixture_data(tmp_path: Path, edits: Edits | None = None) -> Path:
     """A copy of the fixture data with `{file: [(old, new), ...]}` text replacements applied."""
+    return data_copy(FIXTURE_RELEASES, tmp_path, edits)
+
+
+def real_data(tmp_path: Path, edits: Edits | None = None) -> Path:
+    """A copy of the real data with `{file: [(old, new), ...]}` text replacements applied."""
+    return data_copy(REAL_RELEASES, tmp_path, edits)
+
+
+def data_copy(source: Path, tmp_path: Path, edits: Edits | None = None) -> Path:
+    """tmp_path/releases: a copy of the data folder `source`, each replacement made once (and
+    required to apply: a replacement that no longer matches the data fails the test)."""
     data = tmp_path / "releases"
-    shutil.copytree(FIXTURE_RELEASES, data)
+    shutil.copytree(source, data)
     for name, replacements in (edits or {}).items():
         path = data / name
         text = path.read_text(encoding="utf-8")
@@ -22,6 +73,20 @@ def fixture_data(tmp_path: Path, edits: dict[str, list[tuple[str, str]]] | None 
             text = text.replace(old, new, 1)
         path.write_text(text, encoding="utf-8")
     return data
+
+
+def release_file(version: str, date: str = "2020-08-01") -> str:
+    """The text of a small valid release file of the fixture project, without entries."""
+    return (
+        "# yaml-language-server: $schema=release.schema.json\n"
+        f'version: "{version}"\n'
+        f"date: {date}\n"
+        "scheme: unlabeled\n"
+        f"title: {{en: Acme {version}, zh: Acme {version} 版本}}\n"
+        f"summary: {{en: Acme {version} fixes nothing., zh: Acme {version} 没有修复任何问题。}}\n"
+        "sources:\n"
+        f'  - {{kind: original, lang: en, url: "https://example.org/acme/{version}"}}\n'
+    )
 
 
 def line_of(path: Path, needle: str) -> int:
@@ -62,3 +127,115 @@ def fill_skeleton(path: Path) -> None:
         assert old in text, f"{old!r} not in the skeleton"
         text = text.replace(old, new, 1)
     path.write_text(text, encoding="utf-8")
+
+
+# ----------------------------------------------------------------- projects and builds
+
+
+def command_env() -> dict[str, str]:
+    """The environment of every releasekb or MkDocs command the tests start (read when it starts:
+    a test may have set a variable)."""
+    return {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def copy_project(target: Path, releases: Path | None = None) -> Path:
+    """A copy of the project's site sources (config, hand-written docs, hook, data)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for config in ROOT.glob("mkdocs*.yml"):  # mkdocs.yml and mkdocs.<lang>.yml
+        shutil.copy(config, target / config.name)
+    shutil.copytree(ROOT / "scripts", target / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
+    docs = target / "docs"
+    docs.mkdir()
+    for shared in ("assets", "overrides"):
+        shutil.copytree(ROOT / "docs" / shared, docs / shared)
+    for lang_dir in (ROOT / "docs").iterdir():
+        if lang_dir.name not in ("assets", "overrides") and lang_dir.is_dir():
+            (docs / lang_dir.name).mkdir()
+            for page in lang_dir.glob("*.md"):
+                if page.name != "index.md":  # index.md is generated
+                    shutil.copy(page, docs / lang_dir.name / page.name)
+    shutil.copytree(releases or REAL_RELEASES, target / "releases")
+    return target
+
+
+def run_releasekb(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`releasekb ARGS` run in `project`, as a curator types it."""
+    return subprocess.run(
+        [sys.executable, "-m", "releasekb.cli", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env or command_env(),
+    )
+
+
+def build(project: Path) -> Path:
+    """`releasekb build` in `project`, which must succeed; returns the built site."""
+    result = run_releasekb(project, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project / "site"
+
+
+def page_html(site: Path, path: str) -> str:
+    """The HTML a host serves for a page's address inside the site: 'zh/releases/1.1'."""
+    return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def search_index(site: Path, prefix: str = "") -> dict:
+    """The search index of one language's site ('' or 'zh/'), as Material's search reads it."""
+    return json.loads((site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+def deploy_build_step() -> str:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))
+    (step,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]
+    return step["run"]
+
+
+def run_deploy_build(project: Path, venv: Path) -> subprocess.CompletedProcess:
+    """The workflow's build step, run in `project` with `venv` as its .venv."""
+    (project / ".venv").symlink_to(venv)
+    env = {k: v for k, v in command_env().items() if k != "VIRTUAL_ENV"}
+    return subprocess.run(["bash", "-c", deploy_build_step()], cwd=project, capture_output=True, text=True, env=env)
+
+
+# ----------------------------------------------------------------- serving
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    """The body of `url`, or '' when it cannot be fetched (yet)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return ""
+
+
+def wait_for(predicate, timeout: float, what: str):
+    """Poll `predicate` until it returns something true (returned), or fail after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.3)
+    pytest.fail(f"timed out after {timeout}s waiting for {what}")
+
+
+def serve(project: Path, log) -> tuple[subprocess.Popen, str]:
+    """`releasekb serve` on a free port, its output to `log`; returns (process, base URL)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=project,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=command_env(),
+    )
+    return process, f"http://127.0.0.1:{port}"

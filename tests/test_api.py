@@ -13,18 +13,12 @@ import jsonschema
 import pytest
 import sphobjinv
 
+from helpers import REAL_RELEASES
 from releasekb import api
-from releasekb.catalog import build_catalog
-from releasekb.validate import load_data
+from releasekb.urls import API_SCHEMA, API_SCHEMA_VERSION
 
-ROOT = Path(__file__).resolve().parent.parent
 ATOM = "{http://www.w3.org/2005/Atom}"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog(load_data(ROOT / "releases"))
 
 
 def read_json(site: Path, path: str) -> dict:
@@ -38,7 +32,7 @@ def validator() -> jsonschema.Draft202012Validator:
 
 
 def test_every_api_document_of_the_site_follows_the_published_schema(real_site):
-    published = read_json(real_site, api.SCHEMA_PATH)
+    published = read_json(real_site, API_SCHEMA)
     assert published == api.schema()
     documents = sorted((real_site / "api").rglob("*.json"))
     documents = [d for d in documents if "schema" not in d.parts]
@@ -55,61 +49,61 @@ def test_the_schema_rejects_a_feature_without_levels_or_a_language():
     assert not validator().is_valid(missing_zh)
 
 
-def test_features_json_has_every_feature_with_both_languages_and_levels(real_site, catalog):
+def test_features_json_has_every_feature_with_both_languages_and_levels(real_site, real_catalog):
     document = read_json(real_site, "api/features.json")
-    assert document["schema_version"] == api.SCHEMA_VERSION
+    assert document["schema_version"] == API_SCHEMA_VERSION
     by_id = {f["id"]: f for f in document["features"]}
-    assert list(by_id) == list(catalog.features)
+    assert list(by_id) == list(real_catalog.features)
     fft = by_id["torch-fft"]
     assert fft["level"]["key"] == "beta" and fft["level_since"] == "1.7"
     assert fft["entries"][0]["level"]["name"] == {"en": "Beta", "zh": "测试版"}
-    assert fft["entries"][0]["scheme"] == catalog.release("1.7").scheme
+    assert fft["entries"][0]["scheme"] == real_catalog.release("1.7").scheme
     assert fft["urls"] == {"en": "/features/torch-fft/", "zh": "/zh/features/torch-fft/"}
     assert set(fft["title"]) == {"en", "zh"}
     rpc = by_id["distributed-rpc"]
     assert [e["level"]["key"] for e in rpc["entries"][:2]] == ["experimental", "stable"]
 
 
-def test_release_and_changelog_documents_match_the_catalog(real_site, catalog):
-    for release in catalog.releases:
+def test_release_and_changelog_documents_match_the_catalog(real_site, real_catalog):
+    for release in real_catalog.releases:
         document = read_json(real_site, f"api/releases/{release.version}.json")["release"]
         assert document["version"] == release.version and document["date"] == release.date
         assert document["features"] == [e.id for e in release.features]
     releases = read_json(real_site, "api/releases.json")["releases"]
-    assert [r["version"] for r in releases] == [r.version for r in catalog.releases]
+    assert [r["version"] for r in releases] == [r.version for r in real_catalog.releases]
     events = read_json(real_site, "api/changelog.json")["events"]
-    assert len(events) == sum(len(r.events) for r in catalog.releases)
-    assert events[0]["release"] == catalog.latest.version
+    assert len(events) == sum(len(r.events) for r in real_catalog.releases)
+    assert events[0]["release"] == real_catalog.latest.version
 
 
-def test_api_urls_are_absolute_when_the_site_url_is_set(catalog):
-    document = api.features_document(catalog, [catalog.features["torch-fft"]], "https://kb.example.org/")
+def test_api_urls_are_absolute_when_the_site_url_is_set(real_catalog):
+    document = api.features_document(real_catalog, [real_catalog.features["torch-fft"]], "https://kb.example.org/")
     assert document["features"][0]["urls"]["zh"] == "https://kb.example.org/zh/features/torch-fft/"
     entry_url = document["features"][0]["entries"][0]["urls"]["en"]
     assert entry_url == "https://kb.example.org/releases/1.7/#torch-fft"
 
 
 @pytest.mark.parametrize("prefix", ["", "zh/"])
-def test_objects_inv_resolves_every_feature_and_release_to_a_built_page(real_site, catalog, prefix):
+def test_objects_inv_resolves_every_feature_and_release_to_a_built_page(real_site, real_catalog, prefix):
     inventory = sphobjinv.Inventory(fname_zlib=real_site / prefix / "objects.inv")
     by_name = {obj.name: obj for obj in inventory.objects}
-    for feature in catalog.features.values():
+    for feature in real_catalog.features.values():
         obj = by_name[f"feature-{feature.id}"]
         assert (obj.domain, obj.role) == ("std", "label")
         assert (real_site / prefix / obj.uri / "index.html").is_file(), obj.uri
-    for release in catalog.releases:
+    for release in real_catalog.releases:
         assert (real_site / prefix / by_name[f"release-{release.version}"].uri / "index.html").is_file()
-    assert len(by_name) == len(catalog.features) + len(catalog.releases)
-    assert by_name["feature-torch-fft"].dispname == catalog.features["torch-fft"].title["zh" if prefix else "en"]
+    assert len(by_name) == len(real_catalog.features) + len(real_catalog.releases)
+    assert by_name["feature-torch-fft"].dispname == real_catalog.features["torch-fft"].title["zh" if prefix else "en"]
 
 
 @pytest.mark.parametrize("prefix, lang", [("", "en"), ("zh/", "zh")])
-def test_atom_feed_lists_the_releases_newest_first(real_site, catalog, prefix, lang):
+def test_atom_feed_lists_the_releases_newest_first(real_site, real_catalog, prefix, lang):
     feed = ET.parse(real_site / prefix / "feed.xml").getroot()
     assert feed.tag == f"{ATOM}feed"
     entries = feed.findall(f"{ATOM}entry")
-    assert len(entries) == len(catalog.releases)
-    newest = catalog.latest
+    assert len(entries) == len(real_catalog.releases)
+    newest = real_catalog.latest
     assert entries[0].find(f"{ATOM}title").text.endswith(newest.title[lang])
     assert entries[0].find(f"{ATOM}link").get("href") == f"/{prefix}releases/{newest.version}/"
     assert entries[0].find(f"{ATOM}published").text.startswith(newest.date)
@@ -130,7 +124,7 @@ def test_badges_show_level_and_since_with_a_title_and_level_colours(real_site):
 
 def query(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "releasekb.cli", "--data", str(ROOT / "releases"), "query", *args],
+        [sys.executable, "-m", "releasekb.cli", "--data", str(REAL_RELEASES), "query", *args],
         capture_output=True,
         text=True,
     )
@@ -145,7 +139,7 @@ def test_query_exit_status_is_0_with_results_1_without_and_2_on_usage_errors():
     assert query("--lang", "fr").returncode == 2
 
 
-def test_query_json_is_the_api_shape_and_honours_every_filter(catalog):
+def test_query_json_is_the_api_shape_and_honours_every_filter(real_catalog):
     result = query("--stability", "beta", "--release", "1.7", "--area", "distributed", "--format", "json")
     document = json.loads(result.stdout)
     assert validator().is_valid(document)
@@ -155,7 +149,7 @@ def test_query_json_is_the_api_shape_and_honours_every_filter(catalog):
         assert any(e["release"] == "1.7" and e["level"]["key"] == "beta" for e in feature["entries"])
     expected = [
         f.id
-        for f in catalog.features.values()
+        for f in real_catalog.features.values()
         if f.area.key == "distributed"
         and any(e.release.version == "1.7" and e.level and e.level.key == "beta" for e in f.entries)
     ]

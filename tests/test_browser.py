@@ -27,9 +27,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from conftest import copy_project
+from helpers import ROOT, copy_project, fetch, serve, wait_for
 from releasekb.i18n import interface_strings
-from test_serve import fetch, serve, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -456,19 +455,11 @@ def shown_feature_ids(page) -> list[str]:
     return [feature_id_of(row["href"]) for row in rows if row["visible"]]
 
 
-@functools.cache
-def real_catalog():
-    from releasekb.catalog import build_catalog
-    from releasekb.validate import load_data
-
-    return build_catalog(load_data(Path(__file__).resolve().parent.parent / "releases"))
-
-
-def beta_features_matching(word: str, lang: str) -> set[str]:
+def beta_features_matching(catalog, word: str, lang: str) -> set[str]:
     """From the catalog, independently of the page: features some release published as beta
     whose id, API names, titles or summaries in `lang` contain `word` (any case)."""
     found = set()
-    for feature in real_catalog().features.values():
+    for feature in catalog.features.values():
         texts = [feature.id, *(api for e in feature.entries for api in e.apis)]
         texts += [text[lang] for e in feature.entries for text in (e.title, e.summary, e.name) if text]
         if any(e.level and e.level.key == "beta" for e in feature.entries) and any(
@@ -479,16 +470,16 @@ def beta_features_matching(word: str, lang: str) -> set[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_features_text_filter_shows_exactly_the_matching_features_and_survives_reload(tab, lang):
+def test_features_text_filter_shows_exactly_the_matching_features_and_survives_reload(tab, lang, real_catalog):
     page = tab.page
-    expected = beta_features_matching("rpc", "zh" if lang else "en")
+    expected = beta_features_matching(real_catalog, "rpc", "zh" if lang else "en")
     assert expected, "the data has beta features about RPC"
     tab.open(f"{lang}/features/?stability=beta&q=rpc")
     expect(page.locator("#rkb-filter input[name='q']")).to_have_value("rpc")
     assert set(shown_feature_ids(page)) == expected
     count = interface_strings("zh" if lang else "en")["filter_count"]
     expect(page.locator("#rkb-filter output")).to_have_text(
-        count.format(shown=len(expected), total=len(real_catalog().features))
+        count.format(shown=len(expected), total=len(real_catalog.features))
     )
     assert page.locator("#rkb-filter output").get_attribute("aria-live") == "polite"
 
@@ -504,11 +495,11 @@ def test_features_text_filter_shows_exactly_the_matching_features_and_survives_r
     assert query(page) == {"q": ["torch.fft"]}
 
 
-def features_matching(word: str, lang: str) -> set[str]:
+def features_matching(catalog, word: str, lang: str) -> set[str]:
     """From the catalog: features whose id, API names, titles or summaries in `lang` contain `word`."""
     return {
         feature.id
-        for feature in real_catalog().features.values()
+        for feature in catalog.features.values()
         if word
         in " ".join(
             [feature.id, *(api for e in feature.entries for api in e.apis)]
@@ -518,7 +509,7 @@ def features_matching(word: str, lang: str) -> set[str]:
 
 
 @pytest.mark.parametrize("lang, word", [("", "profiler"), ("/zh", "分布式")])
-def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word):
+def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word, real_catalog):
     """The rows carry no text to search: the page fetches it once, when the words filter first
     has words, and applies the words in the box when it arrives (typed while it loads too)."""
     page = tab.page
@@ -526,14 +517,14 @@ def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word):
     page.on("request", lambda request: "filter-text.json" in request.url and fetched.append(request.url))
     tab.open(f"{lang}/features/")
     count = page.locator("#rkb-filter output")
-    total = len(real_catalog().features)
+    total = len(real_catalog.features)
     strings = interface_strings("zh" if lang else "en")
     expect(count).to_have_text(strings["filter_count"].format(shown=total, total=total))
     assert page.locator("#rkb-features tr[data-text]").count() == 0
     assert fetched == []  # not for a reader who only browses, sorts or picks a level
 
     page.locator("#rkb-filter input[name='q']").press_sequentially(word)
-    expected = features_matching(word, "zh" if lang else "en")
+    expected = features_matching(real_catalog, word, "zh" if lang else "en")
     assert 0 < len(expected) < total
     expect(count).to_have_text(strings["filter_count"].format(shown=len(expected), total=total))
     assert set(shown_feature_ids(page)) == expected
@@ -545,11 +536,11 @@ def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word):
     assert set(shown_feature_ids(page)) == expected
 
 
-def test_features_words_filter_says_so_when_its_texts_cannot_be_loaded(tab):
+def test_features_words_filter_says_so_when_its_texts_cannot_be_loaded(tab, real_catalog):
     page = tab.page
     page.route("**/features/filter-text.json", lambda route: route.fulfill(status=503, body=""))
     tab.open("/features/")
-    total = len(real_catalog().features)
+    total = len(real_catalog.features)
     page.locator("#rkb-filter input[name='q']").press_sequentially("rpc")
     expect(page.locator("#rkb-filter output")).to_have_text(interface_strings("en")["filter_text_failed"])
     assert len(shown_feature_ids(page)) == total  # nothing hidden on a guess
@@ -560,9 +551,9 @@ def test_features_words_filter_says_so_when_its_texts_cannot_be_loaded(tab):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_features_sort_by_first_release_orders_rows_and_is_kept_in_the_address(tab, lang):
+def test_features_sort_by_first_release_orders_rows_and_is_kept_in_the_address(tab, lang, real_catalog):
     page = tab.page
-    catalog = real_catalog()
+    catalog = real_catalog
     tab.open(f"{lang}/features/")
     first = page.locator("#rkb-features th[data-sort='first']")
     button = first.get_by_role("button")
@@ -693,14 +684,14 @@ def test_features_index_at_5000_rows_shows_the_first_matches_then_all(chromium, 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_features_table_is_complete_without_javascript(chromium, base_url, lang):
+def test_features_table_is_complete_without_javascript(chromium, base_url, lang, real_catalog):
     problems = Problems()
     context = new_context(chromium, base_url, problems, java_script_enabled=False)
     try:
         page = context.new_page()
         page.goto(f"{base_url}{lang}/features/?stability=beta&release=1.7&q=rpc&sort=-first")
         rows = page.locator("#rkb-features").evaluate(ROWS_JS)
-        assert [feature_id_of(row["href"]) for row in rows] == list(real_catalog().features)
+        assert [feature_id_of(row["href"]) for row in rows] == list(real_catalog.features)
         assert all(row["visible"] for row in rows)
         # Filters and sort buttons without the script would do nothing: hidden, and absent.
         assert page.locator("#rkb-filter").get_attribute("hidden") is not None
@@ -857,7 +848,7 @@ def test_missing_page_says_so_in_its_language_with_the_way_home(tab, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_missing_page_searches_the_features_of_its_language(tab, lang):
+def test_missing_page_searches_the_features_of_its_language(tab, lang, real_catalog):
     page = tab.page
     tab.open(f"{lang}/features/no-such-feature/")
     box = not_found_section(page, lang).get_by_role("searchbox")
@@ -866,14 +857,14 @@ def test_missing_page_searches_the_features_of_its_language(tab, lang):
     page.wait_for_url(f"{tab.base}{lang}/features/?q=torch.fft")
     expect(page.locator("#rkb-filter input[name='q']")).to_have_value("torch.fft")
     assert "torch-fft" in shown_feature_ids(page)
-    assert 0 < len(shown_feature_ids(page)) < len(real_catalog().features)
+    assert 0 < len(shown_feature_ids(page)) < len(real_catalog.features)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_unknown_per_pair_upgrade_address_leads_to_the_upgrade_view(tab, lang):
+def test_unknown_per_pair_upgrade_address_leads_to_the_upgrade_view(tab, lang, real_catalog):
     """Former per-pair addresses that project.yaml's redirects do not list (here a future
     release) still reach the one upgrade view, in the language of the address."""
-    assert "changelog/1.4-to-1.8/" not in real_catalog().redirects
+    assert "changelog/1.4-to-1.8/" not in real_catalog.redirects
     tab.open(f"{lang}/changelog/1.4-to-1.8/")
     tab.page.wait_for_url(f"{tab.base}{lang}/changelog/upgrade/?from=1.4&to=1.8")
     expect(tab.page.locator("#rkb-upgrade")).to_be_visible()
@@ -990,7 +981,7 @@ def test_query_command_lists_the_same_features_as_the_sites_stability_filter(tab
 
     result = subprocess.run(
         [sys.executable, "-m", "releasekb.cli", "query", "--stability", "beta", "--format", "json"],
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=ROOT,
         capture_output=True,
         text=True,
     )

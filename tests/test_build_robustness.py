@@ -14,16 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import FIXTURES, ROOT, copy_project
-from test_serve import fetch, serve, wait_for
+from helpers import FIXTURE_RELEASES, command_env, copy_project, fetch, run_releasekb, serve, wait_for
 
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "RELEASEKB_SITE_URL": "https://kb.example.org/"}
-
-
-def releasekb(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "releasekb.cli", *args], cwd=project, capture_output=True, text=True, env=env or ENV
-    )
+ENV = {**command_env(), "RELEASEKB_SITE_URL": "https://kb.example.org/"}
 
 
 def tree(site: Path) -> dict[str, str]:
@@ -35,17 +28,19 @@ def tree(site: Path) -> dict[str, str]:
     }
 
 
-def project_with_releases_created_in(target: Path, order: list[Path]) -> Path:
-    project = copy_project(target)
-    shutil.rmtree(project / "releases")
+def project_with_releases_created_in(target: Path, source: Path, order: list[str]) -> Path:
+    """A copy of the project `source` whose release files are created in `order`."""
+    project = Path(shutil.copytree(source, target, ignore=shutil.ignore_patterns("releases")))
     (project / "releases").mkdir()
-    for path in order:
-        shutil.copy(path, project / "releases" / path.name)
+    for name in order:
+        shutil.copy(source / "releases" / name, project / "releases" / name)
     return project
 
 
 def test_two_builds_with_other_hash_seed_locale_day_file_order_and_cache_are_byte_identical(tmp_path):
-    files = sorted((ROOT / "releases").iterdir())
+    # One snapshot of the sources for both builds: the working tree may change meanwhile.
+    source = copy_project(tmp_path / "source")
+    files = sorted(path.name for path in (source / "releases").iterdir())
     # The first build starts with an empty cache (jieba segments every Chinese text), the second
     # answers from what the first left there (segmentation.py).
     cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
@@ -54,8 +49,8 @@ def test_two_builds_with_other_hash_seed_locale_day_file_order_and_cache_are_byt
         ("a", files, {"PYTHONHASHSEED": "1", "LC_ALL": "C", "LANG": "C", "SOURCE_DATE_EPOCH": "1700000000"}),
         ("b", files[::-1], {"PYTHONHASHSEED": "4242", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}),
     ):
-        project = project_with_releases_created_in(tmp_path / name, order)
-        result = releasekb(project, "build", env={**ENV, **variant, **cache})
+        project = project_with_releases_created_in(tmp_path / name, source, order)
+        result = run_releasekb(project, "build", env={**ENV, **variant, **cache})
         assert result.returncode == 0, result.stderr
         sites.append(tree(project / "site"))
         assert list((tmp_path / "cache" / "releasekb").glob("jieba-segments-*.json"))
@@ -71,8 +66,8 @@ def staging_folders(project: Path) -> list[Path]:
 
 
 def test_build_killed_halfway_leaves_the_previous_site_and_the_next_build_cleans_up(tmp_path):
-    project = copy_project(tmp_path / "p", FIXTURES / "releases")
-    assert releasekb(project, "build").returncode == 0
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    assert run_releasekb(project, "build", env=ENV).returncode == 0
     before = tree(project / "site")
     release = project / "releases" / "1.1.yaml"
     release.write_text(release.read_text(encoding="utf-8").replace("小部件转为稳定}", "小部件已稳定}", 1), "utf-8")
@@ -95,7 +90,7 @@ def test_build_killed_halfway_leaves_the_previous_site_and_the_next_build_cleans
     assert staging_folders(project), "the killed build left its staging folder"
     assert tree(project / "site") == before
 
-    result = releasekb(project, "build")
+    result = run_releasekb(project, "build", env=ENV)
     assert result.returncode == 0, result.stderr
     assert staging_folders(project) == []
     assert not (project / ".site-previous").exists()
@@ -105,20 +100,20 @@ def test_build_killed_halfway_leaves_the_previous_site_and_the_next_build_cleans
 def test_a_site_moved_aside_by_an_interrupted_swap_is_put_back(tmp_path):
     """Killed between the two renames of the swap, a build leaves the previous site as
     .site-previous; the next build puts it back even when that build fails."""
-    project = copy_project(tmp_path / "p", FIXTURES / "releases")
-    assert releasekb(project, "build").returncode == 0
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    assert run_releasekb(project, "build", env=ENV).returncode == 0
     before = tree(project / "site")
     (project / "site").rename(project / ".site-previous")
     release = project / "releases" / "1.1.yaml"
     release.write_text(release.read_text(encoding="utf-8").replace("stability: stable", "stability: stabel"), "utf-8")
-    result = releasekb(project, "build")
+    result = run_releasekb(project, "build", env=ENV)
     assert result.returncode == 1
     assert "'stabel' is not one of stable, experimental" in result.stderr
     assert tree(project / "site") == before
 
 
 def test_serve_keeps_the_last_good_site_while_the_data_is_invalid(tmp_path):
-    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
     log = open(tmp_path / "serve.log", "w+")
     process, base = serve(project, log)
     try:

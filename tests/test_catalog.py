@@ -1,24 +1,6 @@
 """The cross-version model: lifecycles and changelog events computed from the data."""
 
-from pathlib import Path
-
-import pytest
-
-from helpers import FIXTURE_RELEASES
-from releasekb.catalog import build_catalog
-from releasekb.validate import load_data
-
-REAL_RELEASES = Path(__file__).resolve().parent.parent / "releases"
-
-
-@pytest.fixture(scope="module")
-def fixture_catalog():
-    return build_catalog(load_data(FIXTURE_RELEASES))
-
-
-@pytest.fixture(scope="module")
-def real_catalog():
-    return build_catalog(load_data(REAL_RELEASES))
+from helpers import catalog_of, fixture_data, release_file
 
 
 def events(catalog, version):
@@ -31,6 +13,19 @@ def test_releases_are_ordered_by_version_and_linked(fixture_catalog):
     assert fixture_catalog.release("1.1").previous.version == "1.0"
     assert fixture_catalog.release("1.1").next.version == "2.0"
     assert fixture_catalog.latest.version == "2.0"
+
+
+def test_releases_are_in_version_order_with_pre_releases_before_their_release(tmp_path):
+    """Neither the file names' order (1.8.1, 1.8, 1.8rc1, 1.10) nor the versions' as text
+    (1.10, 1.8, 1.8.1, 1.8rc1): numbers compare as numbers, a pre-release comes first."""
+    data = fixture_data(tmp_path)
+    for version in ("1.8.1", "1.8", "1.8rc1", "1.10"):
+        (data / f"{version}.yaml").write_text(release_file(version), encoding="utf-8")
+    catalog = catalog_of(data)
+    assert [r.version for r in catalog.releases] == ["1.0", "1.1", "1.8rc1", "1.8", "1.8.1", "1.10", "2.0"]
+    assert catalog.release("1.8").previous.version == "1.8rc1"
+    assert catalog.release("1.8").next.version == "1.8.1"
+    assert catalog.latest.version == "2.0"
 
 
 def test_changelog_events_of_each_release(fixture_catalog):
@@ -75,20 +70,9 @@ def test_removed_feature(fixture_catalog):
     assert [e.kind for e in reader.entries] == ["new", "deprecation", "removal"]
 
 
-def test_upgrade_view_lists_everything_between_two_versions(fixture_catalog):
-    old, new = fixture_catalog.release("1.0"), fixture_catalog.release("2.0")
-    kinds = [
-        (ev.release.version, ev.kind, ev.feature.id)
-        for ev in fixture_catalog.events_between(old, new, ("breaking", "removal", "deprecation", "promoted"))
-    ]
-    assert kinds == [
-        ("2.0", "breaking", "default-colour"),
-        ("2.0", "removal", "old-reader"),
-        ("1.1", "deprecation", "old-reader"),
-        ("1.1", "promoted", "widgets"),
-    ]
-    assert [r.version for r in fixture_catalog.releases_between(old, new)] == ["2.0", "1.1"]
-    # The upgrade view has one section per release one can upgrade to, not one page per pair.
+def test_upgrade_view_has_a_section_per_release_with_what_an_upgrade_must_not_miss(fixture_catalog):
+    """One upgrade page answers every pair of versions: each release one can upgrade to has a
+    section listing its breaking changes, removals, deprecations and level changes."""
     assert [r.version for r in fixture_catalog.upgrade_releases] == ["1.1", "2.0"]
     upgrade = {r.version: [(ev.kind, ev.feature.id) for ev in r.upgrade_events] for r in fixture_catalog.releases}
     assert upgrade == {
@@ -96,6 +80,9 @@ def test_upgrade_view_lists_everything_between_two_versions(fixture_catalog):
         "1.1": [("deprecation", "old-reader"), ("promoted", "widgets")],
         "2.0": [("breaking", "default-colour"), ("removal", "old-reader")],
     }
+    # the additions and fixes of those releases are not among them
+    assert ("fix", "crash-on-empty-file") in events(fixture_catalog, "1.1")
+    assert ("addition", "widget-colours") in events(fixture_catalog, "2.0")
 
 
 def test_unlabeled_is_not_stable(fixture_catalog):
@@ -132,3 +119,14 @@ def test_real_python2_deprecated_then_removed(real_catalog):
 
 def test_real_02_has_no_labels(real_catalog):
     assert {e.level.key for e in real_catalog.release("0.2").features} == {"unlabeled"}
+
+
+def test_catalog_objects_print_in_one_line(fixture_catalog):
+    """pytest prints a failing test's arguments and the values its assertion compares. The
+    catalog's objects refer to each other (an entry to its release, the release to its entries,
+    and on); a printout that follows those references runs to megabytes for the fixture data and
+    to more memory than the machine has for the real data."""
+    release = fixture_catalog.release("1.1")
+    feature = fixture_catalog.features["widgets"]
+    objects = [fixture_catalog, release, feature, feature.first, feature.events[0]]
+    assert [len(repr(thing)) < 200 for thing in objects] == [True] * len(objects)

@@ -33,11 +33,6 @@ FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
 FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"
 
 
-@pytest.fixture(scope="module")
-def real_catalog():
-    return load_catalog(REAL_KB)
-
-
 @pytest.fixture
 def code(tmp_path, monkeypatch):
     """Write files into a fresh folder that becomes the current directory: code(name=text, ...)."""

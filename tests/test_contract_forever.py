@@ -3,23 +3,16 @@ address the data stops generating is named, with the way to keep it."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from helpers import REAL_RELEASES, ROOT, real_data
 from releasekb.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "tests" / "url_contract.txt"
 
 
 def addresses(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("/")]
-
-
-def real_data_copy(tmp_path: Path) -> Path:
-    data = tmp_path / "releases"
-    shutil.copytree(ROOT / "releases", data)
-    return data
 
 
 def test_the_committed_list_holds_the_addresses_published_before_the_pages_were_html():
@@ -32,7 +25,7 @@ def test_the_committed_list_holds_the_addresses_published_before_the_pages_were_
 
 
 def test_an_address_the_data_stops_generating_fails_the_check_with_the_way_to_keep_it(tmp_path, capsys):
-    data = real_data_copy(tmp_path)
+    data = real_data(tmp_path)
     release = data / "1.4.yaml"
     text = release.read_text(encoding="utf-8")
     assert "    former_anchors: [cpp-frontend]\n" in text
@@ -46,7 +39,7 @@ def test_an_address_the_data_stops_generating_fails_the_check_with_the_way_to_ke
 
 
 def test_append_adds_new_addresses_and_never_removes_one(tmp_path, capsys):
-    data = real_data_copy(tmp_path)
+    data = real_data(tmp_path)
     committed = tmp_path / "contract.txt"
     kept = "/releases/0.1/#a-page-that-once-was\n"
     lines = CONTRACT.read_text(encoding="utf-8").replace("\n/releases/1.7/#torch-fft\n", "\n") + kept
@@ -61,12 +54,12 @@ def test_append_adds_new_addresses_and_never_removes_one(tmp_path, capsys):
 
 
 def test_the_check_passes_on_the_committed_list(capsys):
-    assert main(["--data", str(ROOT / "releases"), "contract", "--check", str(CONTRACT)]) == 0
+    assert main(["--data", str(REAL_RELEASES), "contract", "--check", str(CONTRACT)]) == 0
     assert capsys.readouterr().err == ""
 
 
 def test_former_anchors_cannot_take_an_entry_id_of_the_same_release(tmp_path, capsys):
-    data = real_data_copy(tmp_path)
+    data = real_data(tmp_path)
     release = data / "1.4.yaml"
     text = release.read_text(encoding="utf-8")
     release.write_text(text.replace("former_anchors: [cpp-frontend]", "former_anchors: [nn-gelu]"), encoding="utf-8")

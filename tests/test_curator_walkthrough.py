@@ -9,8 +9,7 @@ from pathlib import Path
 
 import jsonschema
 
-from conftest import FIXTURES, copy_project, run_deploy_build, run_releasekb
-from helpers import fill_skeleton, line_of
+from helpers import FIXTURE_RELEASES, copy_project, fill_skeleton, line_of, run_deploy_build, run_releasekb
 from releasekb.loader import load_document
 
 NOTE = "此译文可能已过时"
@@ -24,7 +23,7 @@ def fast_reader_section(site: Path) -> str:
 
 
 def test_new_release_to_reviewed_translation_to_deploy_build(tmp_path, properdocs_venv_if_ci):
-    project = copy_project(tmp_path / "project", FIXTURES / "releases")
+    project = copy_project(tmp_path / "project", FIXTURE_RELEASES)
     release = project / "releases" / "2.1.yaml"
 
     assert run_releasekb(project, "new", "2.1").returncode == 0

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from conftest import ROOT
-from helpers import fixture_data
+from helpers import ROOT, fixture_data
 
 BIN = Path(sys.executable).parent  # the environment running the tests has releasekb installed
 
@@ -52,9 +51,17 @@ def test_site_url_comes_from_the_one_variable_mkdocs_yml_reads():
     assert "site_url" not in (ROOT / "mkdocs.zh.yml").read_text(encoding="utf-8")  # inherited
 
 
+def published_hooks() -> dict[str, dict]:
+    """The hooks other repositories can use, by id."""
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    by_id = {hook["id"]: hook for hook in hooks}
+    assert len(by_id) == len(hooks), "two published hooks share an id"
+    return by_id
+
+
 def published_hook() -> dict:
-    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    return hook
+    """The validation hook, the one this repository uses itself."""
+    return published_hooks()["releasekb-validate"]
 
 
 def run_hook_entry(entry: str, data: Path, *args: str) -> subprocess.CompletedProcess:
@@ -64,9 +71,10 @@ def run_hook_entry(entry: str, data: Path, *args: str) -> subprocess.CompletedPr
 
 
 def test_published_hook_has_what_pre_commit_requires():
+    for hook in published_hooks().values():
+        assert {"id", "name", "entry", "language"} <= set(hook), hook["id"]
+        assert hook["language"] == "python" and hook["entry"].startswith("releasekb "), hook["id"]
     hook = published_hook()
-    assert {"id", "name", "entry", "language"} <= set(hook)
-    assert hook["id"] == "releasekb-validate" and hook["language"] == "python"
     files = re.compile(hook["files"])
     for path in ("releases/1.7.yaml", "releases/project.yaml", "releases/translations.lock", "kb/data/1.10.yaml"):
         assert files.search(path), path

@@ -5,24 +5,20 @@ runs the deploy workflow's own build step, so nothing can quietly depend on MkDo
 about a minute (mostly installing), so it runs in CI (CI=true) and is skipped elsewhere.
 """
 
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import copy_project, run_deploy_build
-
-HAN = re.compile(r"[\u4e00-\u9fff]")
+from helpers import copy_project, run_deploy_build, search_index
+from releasekb.cjk import has_han
 
 
 def chinese_search_words(site: Path) -> set[str]:
     """The Chinese words of the Chinese search index, split the way the search box splits them."""
-    index = json.loads((site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(site, "zh")
     separator = re.compile(index["config"]["separator"])
-    return {
-        word for doc in index["docs"] for word in separator.split(f"{doc['title']} {doc['text']}") if HAN.search(word)
-    }
+    return {word for doc in index["docs"] for word in separator.split(f"{doc['title']} {doc['text']}") if has_han(word)}
 
 
 def assert_chinese_is_segmented(site: Path) -> None:

@@ -5,11 +5,10 @@ feature x release cell fails here long before a reader downloads it."""
 
 import pytest
 
+from helpers import catalog_of
 from releasekb.bench import Corpus
-from releasekb.catalog import build_catalog
 from releasekb.i18n import LANGUAGES
 from releasekb.render import render_language
-from releasekb.validate import load_data
 
 LIMIT_BYTES = 2 * 2**20  # no HTML page larger, at...
 AT_FEATURES = 2_500
@@ -33,7 +32,7 @@ def catalogs(tmp_path_factory):
     for releases in (10, 20):
         data = tmp_path_factory.mktemp(f"corpus{releases}") / "releases"
         Corpus(releases, 60, seed=11).write(data)
-        result[releases] = build_catalog(load_data(data))
+        result[releases] = catalog_of(data)
     return result
 
 

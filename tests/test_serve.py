@@ -1,68 +1,19 @@
 """`releasekb serve` shows an edit to a YAML file without a restart."""
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-from conftest import FIXTURES, copy_project
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def fetch(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.read().decode("utf-8")
-    except OSError:
-        return ""
-
-
-def wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.3)
-    pytest.fail(f"timed out after {timeout}s waiting for {what}")
-
-
-def serve(project, log):
-    """`releasekb serve` on a free port; returns (process, base URL)."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=project,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    return process, f"http://127.0.0.1:{port}"
+from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
 
 
 @pytest.fixture
 def served_project(tmp_path):
-    project = copy_project(tmp_path / "p", FIXTURES / "releases")
-    port = free_port()
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
     log = open(tmp_path / "serve.log", "w+")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=project,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
+    process, base = serve(project, log)
     try:
-        yield project, f"http://127.0.0.1:{port}", log
+        yield project, base, log
     finally:
         process.terminate()
         process.wait(timeout=20)
@@ -131,7 +82,7 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to see the worker processes")
 def test_sigterm_stops_serve_and_its_language_workers(tmp_path):
-    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
     with open(tmp_path / "serve.log", "w+") as log:
         process, base = serve(project, log)
         try:
@@ -150,7 +101,7 @@ def test_sigterm_stops_serve_and_its_language_workers(tmp_path):
 def test_sigkill_of_serve_ends_its_language_workers_too(tmp_path):
     """SIGKILL runs no cleanup in serve itself: the workers must notice their parent is gone,
     or every killed serve (a test harness timeout, the OOM killer) leaves two builders running."""
-    project = copy_project(tmp_path / "p", FIXTURES / "releases")
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
     with open(tmp_path / "serve.log", "w+") as log:
         process, base = serve(project, log)
         try:

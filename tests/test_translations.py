@@ -2,12 +2,10 @@
 
 import json
 
-from helpers import fixture_data, line_of
-from releasekb.catalog import build_catalog
+from helpers import catalog_of, fixture_data, line_of
 from releasekb.cli import main
 from releasekb.render import render_all
 from releasekb.translations import LOCK_FILE
-from releasekb.validate import load_data
 
 WIDGETS_SUMMARY = (
     "summary: {en: Widgets keep their API from now on.",
@@ -24,6 +22,7 @@ def reviewed_data(tmp_path, capsys):
 
 
 def edit(data, name, old, new):
+    """Edit a data copy in place, after it was marked reviewed (fixture_data edits a fresh copy)."""
     path = data / name
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -133,7 +132,7 @@ def test_broken_lock_file_is_a_located_problem(tmp_path, capsys):
 def test_chinese_pages_note_the_stale_entry_until_it_is_reviewed(tmp_path, capsys):
     data = reviewed_data(tmp_path, capsys)
     edit(data, "1.1.yaml", *WIDGETS_SUMMARY)
-    pages = render_all(build_catalog(load_data(data)))
+    pages = render_all(catalog_of(data))
     note = '<p class="rkb-outdated">此译文可能已过时：英文原文在上次审校之后有改动。</p>'
     release = pages["zh/releases/1.1.md"]
     assert release.count(note) == 1
@@ -146,13 +145,13 @@ def test_chinese_pages_note_the_stale_entry_until_it_is_reviewed(tmp_path, capsy
     assert "rkb-outdated" not in pages["zh/releases/1.0.md"]
 
     assert main(["--data", str(data), "translations", "--reviewed", "widgets"]) == 0
-    pages = render_all(build_catalog(load_data(data)))
+    pages = render_all(catalog_of(data))
     assert "rkb-outdated" not in pages["zh/releases/1.1.md"] + pages["zh/features/widgets.md"]
 
 
 def test_release_summary_note(tmp_path, capsys):
     data = reviewed_data(tmp_path, capsys)
     edit(data, "1.1.yaml", "summary: {en: Widgets become stable", "summary: {en: Widgets are now stable")
-    release = render_all(build_catalog(load_data(data)))["zh/releases/1.1.md"]
+    release = render_all(catalog_of(data))["zh/releases/1.1.md"]
     summary_at = release.index("小部件转为稳定，旧读取器被弃用。")
     assert summary_at < release.index("rkb-outdated") < release.index('id="features"')

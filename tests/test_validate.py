@@ -2,7 +2,7 @@
 
 import pytest
 
-from helpers import fixture_data, line_of, run_validate
+from helpers import fixture_data, line_of, release_file, run_validate
 from releasekb.cli import main
 
 
@@ -262,3 +262,65 @@ def test_redirect_must_lead_to_a_page(tmp_path, capsys, target, message):
 def test_redirect_must_not_hide_a_page(tmp_path, capsys, former, message):
     data = fixture_data(tmp_path, {"project.yaml": [("changelog/1.0-to-2.0/:", f"{former}:")]})
     assert message in only_problem(data, capsys, "project.yaml")
+
+
+def test_two_spellings_of_one_version_are_refused_as_one_release(tmp_path, capsys):
+    """1.8-rc1 and 1.8rc1 are one release (versions.version_key): two files would compete for
+    one place in every lifecycle. The first file by name keeps it; the other is refused."""
+    data = fixture_data(tmp_path)
+    (data / "1.8-rc1.yaml").write_text(release_file("1.8-rc1"), encoding="utf-8")
+    (data / "1.8rc1.yaml").write_text(release_file("1.8rc1"), encoding="utf-8")
+    assert only_problem(data, capsys, "1.8rc1.yaml") == (
+        f"{data / '1.8rc1.yaml'}:2:10: version: version '1.8rc1' is the same release as {data / '1.8-rc1.yaml'} "
+        "(version '1.8-rc1'): one file per release, remove or renumber one of them"
+    )
+
+
+def test_a_pre_release_and_its_release_are_two_releases(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    for version in ("1.8rc1", "1.8", "1.8.1"):
+        (data / f"{version}.yaml").write_text(release_file(version), encoding="utf-8")
+    assert run_validate(data, capsys) == (0, [])
+
+
+# A code section, as the real project.yaml has one: Python names under acme (and torch, for the
+# abbreviation), C++ names under the acme:: token root.
+CODE_SECTION = """code:
+  roots:
+    python: [acme, torch]
+    cpp: ["acme::"]
+  abbreviations:
+    F: torch.nn.functional
+glossary:"""
+WITH_CODE = ("glossary:", CODE_SECTION)
+WIDGET_API = "apis: [acme.widget]"  # 1.0's features[0]
+
+
+def test_an_abbreviated_api_is_refused_at_its_line_with_the_qualified_name(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"project.yaml": [WITH_CODE], "1.0.yaml": [(WIDGET_API, "apis: [F.grid_sample]")]})
+    line = line_of(data / "1.0.yaml", "F.grid_sample")
+    assert only_problem(data, capsys, "1.0.yaml") == (
+        f"{data / '1.0.yaml'}:{line}:12: features[0].apis[0]: 'F.grid_sample' is not under a code root of "
+        "project.yaml (acme, torch, acme::): write the qualified name, 'torch.nn.functional.grid_sample'"
+    )
+
+
+def test_without_a_code_section_api_names_are_not_checked(tmp_path, capsys):
+    data = fixture_data(tmp_path, {"1.0.yaml": [(WIDGET_API, "apis: [F.grid_sample]")]})
+    assert run_validate(data, capsys) == (0, [])
+
+
+def test_a_cpp_name_under_a_token_root_is_accepted(tmp_path, capsys):
+    apis = 'apis: ["acme::Widget", {name: acme.read, use: call}, {name: "acme::draw", use: module}]'
+    data = fixture_data(tmp_path, {"project.yaml": [WITH_CODE], "1.0.yaml": [(WIDGET_API, apis)]})
+    assert run_validate(data, capsys) == (0, [])
+
+
+def test_use_call_on_a_cpp_name_is_refused(tmp_path, capsys):
+    apis = 'apis: [{name: "acme::Widget", use: call}]'
+    data = fixture_data(tmp_path, {"project.yaml": [WITH_CODE], "1.0.yaml": [(WIDGET_API, apis)]})
+    line = line_of(data / "1.0.yaml", "acme::Widget")
+    column = (data / "1.0.yaml").read_text(encoding="utf-8").splitlines()[line - 1].index("call") + 1
+    assert only_problem(data, capsys, "1.0.yaml") == (
+        f"{data / '1.0.yaml'}:{line}:{column}: features[0].apis[0].use: `use: call` applies to Python names only"
+    )

@@ -7,16 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from releasekb.catalog import build_catalog
-from releasekb.validate import load_data
-
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE_DATA = ROOT / "tests" / "fixtures" / "releases"
-PREFIXES = ("", "zh/")
-
-
-def page(site: Path, path: str) -> str:
-    return (site / path / "index.html").read_text(encoding="utf-8")
+from helpers import LANGUAGE_PREFIXES, page_html, search_index
 
 
 def text_of(html: str) -> str:
@@ -55,9 +46,9 @@ class OverviewRows(HTMLParser):
             self.rows[self.feature][3] += data
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
-def test_stability_overview_has_one_row_per_feature(fixture_site, prefix):
-    html = page(fixture_site, f"{prefix}stability")
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
+def test_stability_overview_has_one_row_per_feature(fixture_site, fixture_catalog, prefix):
+    html = page_html(fixture_site, f"{prefix}stability")
     parser = OverviewRows()
     parser.feed(html)
     rows = {key: tuple(" ".join(v.split()) for v in value) for key, value in parser.rows.items()}
@@ -71,13 +62,13 @@ def test_stability_overview_has_one_row_per_feature(fixture_site, prefix):
     assert rows["widget-colours"][1:3] == ("beta", "2.0")
     assert rows["default-colour"][1:3] == ("", "")  # a change, not a feature: no level
     assert "crash-on-empty-file" not in rows  # bug fixes are listed on the release pages
-    assert set(rows) == {f.id for f in build_catalog(load_data(FIXTURE_DATA)).overview_features}
+    assert set(rows) == {f.id for f in fixture_catalog.overview_features}
     # No feature x release grid: the page has one table row per feature and a few per release.
     assert html.count("<tr") < 2 * len(rows) + 10
 
 
 def test_changelog_lists_computed_events_newest_first(fixture_site):
-    text = text_of(page(fixture_site, "changelog"))
+    text = text_of(page_html(fixture_site, "changelog"))
     assert text.index("Acme 2.0") < text.index("Acme 1.1") < text.index("Acme 1.0")
     section_11 = text[text.index("Acme 1.1") : text.index("Acme 1.0")]
     assert "Widgets become stable" in section_11 and "promoted from Experimental to Stable" in section_11
@@ -89,7 +80,7 @@ def test_changelog_lists_computed_events_newest_first(fixture_site):
 
 
 def test_chinese_changelog_uses_chinese_event_texts(fixture_site):
-    text = text_of(page(fixture_site, "zh/changelog"))
+    text = text_of(page_html(fixture_site, "zh/changelog"))
     assert "从实验性提升为稳定" in text and "已移除" in text and "不兼容变更" in text
     assert "promoted" not in text and "Breaking" not in text
 
@@ -120,10 +111,10 @@ class UpgradeSections(HTMLParser):
             self.sections[self.current] += data
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_upgrade_view_lists_each_release_once_oldest_first(fixture_site, prefix):
     parser = UpgradeSections()
-    parser.feed(page(fixture_site, f"{prefix}changelog/upgrade"))
+    parser.feed(page_html(fixture_site, f"{prefix}changelog/upgrade"))
     # One section per release one can upgrade to; the first release has nothing to upgrade from.
     assert list(parser.sections) == ["1.1", "2.0"]
     one_one, two = parser.sections["1.1"], parser.sections["2.0"]
@@ -138,21 +129,21 @@ def test_upgrade_view_lists_each_release_once_oldest_first(fixture_site, prefix)
     assert "hidden" in parser.form_attrs  # the range picker needs JavaScript, so it starts hidden
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 @pytest.mark.parametrize("old, new", [("1.0", "1.1"), ("1.0", "2.0"), ("1.1", "2.0")])
 def test_former_upgrade_addresses_lead_to_the_upgrade_view(fixture_site, prefix, old, new):
-    html = page(fixture_site, f"{prefix}changelog/{old}-to-{new}")
+    html = page_html(fixture_site, f"{prefix}changelog/{old}-to-{new}")
     target = f"../upgrade/?from={old}&amp;to={new}"
     assert f'<meta http-equiv="refresh" content="0; url={target}">' in html
     assert f'<a href="{target}">/{prefix}changelog/upgrade/?from={old}&amp;to={new}</a>' in html
 
 
 def search_locations(site: Path, prefix: str) -> set[str]:
-    index = json.loads((site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(site, prefix)
     return {doc["location"].split("#")[0] for doc in index["docs"]}
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_pages_that_repeat_other_pages_stay_out_of_search(fixture_site, prefix):
     locations = search_locations(fixture_site, prefix)
     assert {"releases/1.1/", "features/widgets/", "stability/"} <= locations
@@ -166,62 +157,62 @@ def test_pages_that_repeat_other_pages_stay_out_of_search(fixture_site, prefix):
     assert not repeating & locations
     # The stability overview is searchable, but its per-feature table (titles of other pages) is not.
     overview = " ".join(
-        doc["text"]
-        for doc in json.loads((fixture_site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))[
-            "docs"
-        ]
-        if doc["location"].startswith("stability/")
+        doc["text"] for doc in search_index(fixture_site, prefix)["docs"] if doc["location"].startswith("stability/")
     )
     assert "Widgets" not in overview and "小部件" not in overview
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_changelog_and_release_pages_reach_the_upgrade_view(fixture_site, prefix):
-    changelog = page(fixture_site, f"{prefix}changelog")
+    changelog = page_html(fixture_site, f"{prefix}changelog")
     assert '<form class="rkb-upgrade-picker" action="upgrade/" method="get">' in changelog
     assert '<option value="1.1" selected>' in changelog and '<option value="2.0" selected>' in changelog
-    release = page(fixture_site, f"{prefix}releases/2.0")
+    release = page_html(fixture_site, f"{prefix}releases/2.0")
     assert 'href="../../changelog/upgrade/?from=1.1&amp;to=2.0"' in release
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_level_pages_list_features_by_release(fixture_site, prefix):
-    stable = page(fixture_site, f"{prefix}stability/stable")
+    stable = page_html(fixture_site, f"{prefix}stability/stable")
     assert "features/widgets/" in stable and 'id="v1-1"' in stable
-    experimental = page(fixture_site, f"{prefix}stability/experimental")
+    experimental = page_html(fixture_site, f"{prefix}stability/experimental")
     assert 'id="v1-0"' in experimental and 'id="v1-1"' not in experimental
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_release_page_sections(fixture_site, prefix):
-    html = page(fixture_site, f"{prefix}releases/2.0")
+    html = page_html(fixture_site, f"{prefix}releases/2.0")
     for anchor in ("stability-summary", "features", "changes", "sources", "default-colour", "widget-colours"):
         assert f'id="{anchor}"' in html
     assert "<svg" in html and 'role="img"' in html
     assert 'href="../1.1/"' in html  # previous release
-    first = page(fixture_site, f"{prefix}releases/1.0")  # its summary holds <b>...</b> as data
+    first = page_html(fixture_site, f"{prefix}releases/1.0")  # its summary holds <b>...</b> as data
     assert "<b>" not in first and ("&lt;b&gt;tags" in first or "&lt;b&gt;标签" in first)
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_feature_page_lifecycle_and_permalink(fixture_site, prefix):
-    html = page(fixture_site, f"{prefix}features/widgets")
-    assert 'role="img"' in html and "1.0" in html and "1.1" in html
+    html = page_html(fixture_site, f"{prefix}features/widgets")
+    assert 'role="img"' in html
+    # its lifecycle links each event to its entry, its own and its part's (2.0 added a part) ...
+    for version, entry in (("1.0", "widgets"), ("1.1", "widgets"), ("2.0", "widget-colours")):
+        assert f'href="../../releases/{version}/#{entry}"' in html, version
+    # ... and it has a section per release that has an entry of it, newest first
+    assert re.findall(r'<h3 id="(v[0-9-]+)"', html) == ["v1-1", "v1-0"]
     assert f"/{prefix}features/widgets/" in html
     name = "Widgets" if not prefix else "小部件"
     assert re.search(rf"\[ *{name} *\] *\( */{prefix}features/widgets/ *\)", text_of(html))
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_home_reaches_the_upgrade_view(fixture_site, prefix):
-    home = page(fixture_site, prefix.rstrip("/"))
+    home = page_html(fixture_site, prefix.rstrip("/"))
     assert 'href="changelog/#upgrade"' in home
 
 
-def test_real_site_has_a_page_for_every_feature_in_both_languages(real_site):
-    catalog = build_catalog(load_data(ROOT / "releases"))
-    for feature_id in catalog.features:
-        for prefix in PREFIXES:
+def test_real_site_has_a_page_for_every_feature_in_both_languages(real_site, real_catalog):
+    for feature_id in real_catalog.features:
+        for prefix in LANGUAGE_PREFIXES:
             assert (real_site / prefix / "features" / feature_id / "index.html").is_file(), feature_id
 
 
@@ -233,20 +224,20 @@ def test_real_site_has_a_page_for_every_feature_in_both_languages(real_site):
     ],
 )
 def test_real_lifecycles_show_the_level_change(real_site, feature_id, english, chinese):
-    assert english in text_of(page(real_site, f"features/{feature_id}"))
-    assert chinese in text_of(page(real_site, f"zh/features/{feature_id}"))
+    assert english in text_of(page_html(real_site, f"features/{feature_id}"))
+    assert chinese in text_of(page_html(real_site, f"zh/features/{feature_id}"))
 
 
 def test_real_release_anchor_works_in_both_languages(real_site):
-    for prefix in PREFIXES:
-        assert 'id="torch-fft"' in page(real_site, f"{prefix}releases/1.7")
+    for prefix in LANGUAGE_PREFIXES:
+        assert 'id="torch-fft"' in page_html(real_site, f"{prefix}releases/1.7")
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 def test_a_former_id_keeps_working(fixture_site, prefix):
-    redirect = page(fixture_site, f"{prefix}features/widget-colors")
+    redirect = page_html(fixture_site, f"{prefix}features/widget-colors")
     assert '<meta http-equiv="refresh" content="0; url=../widget-colours/">' in redirect
-    assert 'id="widget-colors"' in page(fixture_site, f"{prefix}releases/2.0")
+    assert 'id="widget-colors"' in page_html(fixture_site, f"{prefix}releases/2.0")
 
 
 class FeatureIndexRows(HTMLParser):
@@ -279,14 +270,14 @@ class FeatureIndexRows(HTMLParser):
             self.rows[-1][1][-1] += data
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
-def test_features_index_is_complete_without_javascript(real_site, prefix):
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
+def test_features_index_is_complete_without_javascript(real_site, real_catalog, prefix):
     """Every feature is a row of the static table, in catalog order, with the sort and filter
     values of the catalog and the first and latest release in its cells."""
-    catalog = build_catalog(load_data(ROOT / "releases"))
+    catalog = real_catalog
     lang = prefix.rstrip("/") or "en"
     parser = FeatureIndexRows()
-    parser.feed(page(real_site, f"{prefix}features"))
+    parser.feed(page_html(real_site, f"{prefix}features"))
     texts = json.loads((real_site / prefix / "features" / "filter-text.json").read_text(encoding="utf-8"))
     assert set(texts) == set(catalog.features)
     assert [href.rstrip("/").rsplit("/", 1)[-1] for _, _, href in parser.rows] == list(catalog.features)
@@ -307,7 +298,7 @@ def test_features_index_is_complete_without_javascript(real_site, prefix):
         assert feature.title[lang].replace("`", "").lower() in text.replace("`", "")
 
 
-@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 @pytest.mark.parametrize(
     "feature_id, versions",
     [("widgets", ["1.0", "1.1", "2.0"]), ("default-colour", ["2.0"]), ("crash-on-empty-file", ["1.1"])],
@@ -315,7 +306,7 @@ def test_features_index_is_complete_without_javascript(real_site, prefix):
 def test_feature_timeline_draws_only_the_features_releases(fixture_site, prefix, feature_id, versions):
     """One marker per release that mentions the feature (or adds a part to it): the chart grows
     with the feature's history, not with every release of the catalog."""
-    html = page(fixture_site, f"{prefix}features/{feature_id}")
+    html = page_html(fixture_site, f"{prefix}features/{feature_id}")
     start = html.index("<svg", html.index('class="rkb-chart"'))
     chart = html[start : html.index("</svg>", start)]
     assert chart.count("<circle") == len(versions)
