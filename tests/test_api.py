@@ -97,7 +97,7 @@ def test_objects_inv_resolves_every_feature_and_release_to_a_built_page(real_sit
     assert by_name["feature-torch-fft"].dispname == real_catalog.features["torch-fft"].title["zh" if prefix else "en"]
 
 
-@pytest.mark.parametrize("prefix, lang", [("", "en"), ("zh/", "zh")])
+@pytest.mark.parametrize(("prefix", "lang"), [("", "en"), ("zh/", "zh")])
 def test_atom_feed_lists_the_releases_newest_first(real_site, real_catalog, prefix, lang):
     feed = ET.parse(real_site / prefix / "feed.xml").getroot()
     assert feed.tag == f"{ATOM}feed"

@@ -84,7 +84,7 @@ def chromium():
     playwright = sync_playwright().start()
     try:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as error:  # noqa: BLE001 - any launch failure means "no browser here"
+    except Exception as error:
         playwright.stop()
         browser_unavailable(f"playwright cannot launch {CHROMIUM}: {error}".splitlines()[0])
     try:
@@ -101,7 +101,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the site as static hosts do: a missing address is answered 404 with the root
     404.html (GitHub Pages, Netlify, nginx's error_page)."""
 
-    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+    def log_message(self, format, *args):
         pass
 
     def send_error(self, code, message=None, explain=None):
@@ -358,7 +358,7 @@ SEARCHES = {  # site -> (query, the page it must find): an API name, words, part
 }
 
 
-@pytest.mark.parametrize("query, expected", SEARCHES["en"])
+@pytest.mark.parametrize(("query", "expected"), SEARCHES["en"])
 def test_english_site_search_finds_only_english_pages(tab, query, expected):
     index_requests = []
     tab.page.on("request", lambda r: "search_index" in r.url and index_requests.append(urlsplit(r.url).path))
@@ -368,7 +368,7 @@ def test_english_site_search_finds_only_english_pages(tab, query, expected):
     assert index_requests == ["/search/search_index.json"]  # the English index only
 
 
-@pytest.mark.parametrize("query, expected", SEARCHES["zh"])
+@pytest.mark.parametrize(("query", "expected"), SEARCHES["zh"])
 def test_chinese_site_search_finds_only_chinese_pages(tab, query, expected):
     index_requests = []
     tab.page.on("request", lambda r: "search_index" in r.url and index_requests.append(urlsplit(r.url).path))
@@ -508,7 +508,7 @@ def features_matching(catalog, word: str, lang: str) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("lang, word", [("", "profiler"), ("/zh", "分布式")])
+@pytest.mark.parametrize(("lang", "word"), [("", "profiler"), ("/zh", "分布式")])
 def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word, real_catalog):
     """The rows carry no text to search: the page fetches it once, when the words filter first
     has words, and applies the words in the box when it arrives (typed while it loads too)."""

@@ -444,7 +444,7 @@ def test_from_newer_than_to_is_wrong_usage(code, capsys):
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    ("args", "message"),
     [
         (["--fail-on", "removed,typo"], "--fail-on typo: unknown kind"),
         (["--max-stability", "unlabeled"], "--max-stability unlabeled: not a stability level (one of: stable, beta"),

@@ -102,7 +102,7 @@ def test_what_an_upgrade_must_not_miss_is_exactly_the_curated_list(real_catalog)
 
 
 @pytest.mark.parametrize(
-    "feature_id, lifecycle",
+    ("feature_id", "lifecycle"),
     [
         ("distributed-rpc", [("1.4", "experimental"), ("1.5", "stable")]),
         ("custom-cpp-classes", [("1.5", "experimental"), ("1.7", "stable")]),
@@ -127,7 +127,7 @@ def test_remote_references_keep_no_level_the_announcement_did_not_give(real_cata
 
 
 @pytest.mark.parametrize(
-    "parent, child, version",
+    ("parent", "child", "version"),
     [
         ("rpc-api", "rpc-torchscript-sync-remote", "1.7"),
         ("rpc-api", "rpc-per-call-timeout", "1.7"),
@@ -173,7 +173,7 @@ def test_the_glossary_names_the_known_translation_traps():
     assert {avoided for _, _, avoided in TRAPS} >= {"变压器", "视网膜", "焦距损失", "火炬脚本"}
 
 
-@pytest.mark.parametrize("english, chinese, avoided", TRAPS, ids=[avoided for _, _, avoided in TRAPS])
+@pytest.mark.parametrize(("english", "chinese", "avoided"), TRAPS, ids=[avoided for _, _, avoided in TRAPS])
 def test_each_translation_trap_of_the_glossary_is_refused_at_its_line(tmp_path, english, chinese, avoided):
     data = real_data(tmp_path, {"1.7.yaml": [(PROFILER_TITLE, f'zh: "内存性能分析器（{avoided}）转为稳定"')]})
     path = data / "1.7.yaml"

@@ -245,7 +245,7 @@ def test_any_file_up_to_the_limit_gets_located_problems_within_5_s_and_200_mb(tm
         assert int(line_number) >= 1 and int(column) >= 1
 
 
-@pytest.mark.parametrize("content, line", [("null", 2), ("~", 2), ("---", 3)])
+@pytest.mark.parametrize(("content", "line"), [("null", 2), ("~", 2), ("---", 3)])
 def test_a_release_file_of_only_null_is_a_problem_not_dropped(tmp_path, capsys, content, line):
     """Found by the property tests: such a file was silently left out of the site."""
     data = fixture_data(tmp_path)
@@ -257,7 +257,7 @@ def test_a_release_file_of_only_null_is_a_problem_not_dropped(tmp_path, capsys, 
 
 
 @pytest.mark.parametrize(
-    "value, tag",
+    ("value", "tag"),
     [
         ("!!python/object/apply:os.system [ls]", "tag:yaml.org,2002:python/object/apply:os.system"),
         ("!!python/name:os.system ''", "tag:yaml.org,2002:python/name:os.system"),

@@ -91,7 +91,7 @@ def test_built_site_has_no_broken_internal_link(real_site):
 
 
 @pytest.mark.parametrize(
-    "link, why",
+    ("link", "why"),
     [
         ("../no-such-release/", "no such file: /zh/releases/no-such-release/"),
         ("../1.7/#no-such-feature", "no id 'no-such-feature' in /zh/releases/1.7/"),

@@ -110,7 +110,7 @@ def test_malformed_url(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "bad_date, message",
+    ("bad_date", "message"),
     [
         ("2020-02-30", "is not a real date"),
         ("2020/01/15", "is not a date written YYYY-MM-DD"),
@@ -237,7 +237,7 @@ def test_alias_cannot_be_a_current_id(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "target, message",
+    ("target", "message"),
     [
         (
             "changelog/upgrad/?from=1.0&to=2.0",
@@ -253,7 +253,7 @@ def test_redirect_must_lead_to_a_page(tmp_path, capsys, target, message):
 
 
 @pytest.mark.parametrize(
-    "former, message",
+    ("former", "message"),
     [
         ("features/widgets/", "'features/widgets/' is a page the site generates (remove this redirect)"),
         ("about/old/", "'about/old/' is outside the generated folders (start it with one of: releases, features"),

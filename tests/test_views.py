@@ -130,7 +130,7 @@ def test_upgrade_view_lists_each_release_once_oldest_first(fixture_site, prefix)
 
 
 @pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
-@pytest.mark.parametrize("old, new", [("1.0", "1.1"), ("1.0", "2.0"), ("1.1", "2.0")])
+@pytest.mark.parametrize(("old", "new"), [("1.0", "1.1"), ("1.0", "2.0"), ("1.1", "2.0")])
 def test_former_upgrade_addresses_lead_to_the_upgrade_view(fixture_site, prefix, old, new):
     html = page_html(fixture_site, f"{prefix}changelog/{old}-to-{new}")
     target = f"../upgrade/?from={old}&amp;to={new}"
@@ -217,7 +217,7 @@ def test_real_site_has_a_page_for_every_feature_in_both_languages(real_site, rea
 
 
 @pytest.mark.parametrize(
-    "feature_id, english, chinese",
+    ("feature_id", "english", "chinese"),
     [
         ("distributed-rpc", "promoted from Experimental to Stable", "从实验性提升为稳定"),
         ("custom-cpp-classes", "promoted from Experimental to Stable", "从实验性提升为稳定"),
@@ -300,7 +300,7 @@ def test_features_index_is_complete_without_javascript(real_site, real_catalog, 
 
 @pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES)
 @pytest.mark.parametrize(
-    "feature_id, versions",
+    ("feature_id", "versions"),
     [("widgets", ["1.0", "1.1", "2.0"]), ("default-colour", ["2.0"]), ("crash-on-empty-file", ["1.1"])],
 )
 def test_feature_timeline_draws_only_the_features_releases(fixture_site, prefix, feature_id, versions):
