@@ -14,7 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURE_RELEASES, REAL_RELEASES, ROOT, build, catalog_of, copy_project
+from helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    FIXTURE_RELEASES,
+    REAL_RELEASES,
+    ROOT,
+    browser_unavailable,
+    build,
+    catalog_of,
+    chromium_unavailable_reason,
+    copy_project,
+)
 from releasekb.catalog import Catalog
 
 
@@ -63,3 +74,24 @@ def properdocs_venv(tmp_path_factory) -> Path:
 def properdocs_venv_if_ci(request) -> Path | None:
     """The ProperDocs environment in CI; None elsewhere (the test then uses MkDocs only)."""
     return request.getfixturevalue("properdocs_venv") if os.environ.get("CI") == "true" else None
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The session's one Chromium, launched through Playwright."""
+    reason = chromium_unavailable_reason(CHROMIUM)
+    if reason:
+        browser_unavailable(reason)
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception as error:
+        playwright.stop()
+        browser_unavailable(f"playwright cannot launch {CHROMIUM}: {error}".splitlines()[0])
+    try:
+        yield browser
+    finally:
+        browser.close()
+        playwright.stop()

@@ -10,32 +10,18 @@ tests/test_browser.py does: outside CI a missing browser (or axe) skips these te
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import html.parser
-import http.server
 import importlib.util
 import os
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from helpers import build, copy_project, fixture_data
+from helpers import build, copy_project, fixture_data, static_server
 
-CHROMIUM = os.environ.get("RELEASEKB_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TIMEOUT_MS = 15_000
 AXE_TIMEOUT_MS = 120_000  # one page's whole axe run (the features index is the longest)
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -80,62 +66,11 @@ def unavailable(reason: str) -> None:
     pytest.skip(f"accessibility tests skipped: {reason} (set CI=true to make this an error)")
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    """This module's one Chromium, launched through Playwright."""
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        unavailable(f"Chromium not found at {CHROMIUM}")
-    if importlib.util.find_spec("playwright") is None:
-        unavailable("playwright is not installed")
+@pytest.fixture(scope="module", autouse=True)
+def axe_available(chromium) -> None:
+    """The session's Chromium (conftest.py), and axe-core to run in it."""
     if axe_script() is None:
         unavailable("axe-playwright-python (axe.min.js) is not installed: pip install -e '.[test]'")
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as error:  # any launch failure means "no browser here"
-        playwright.stop()
-        unavailable(f"playwright cannot launch {CHROMIUM}: {error}".splitlines()[0])
-    try:
-        yield browser
-    finally:
-        browser.close()
-        playwright.stop()
-
-
-class StaticHost(http.server.SimpleHTTPRequestHandler):
-    """Serves the site as static hosts do: a missing address gets the root 404.html, status 404."""
-
-    def log_message(self, format, *args):  # the base class's signature
-        pass
-
-    def send_error(self, code, message=None, explain=None):
-        not_found = Path(self.directory) / "404.html"
-        if code != 404 or not not_found.is_file():
-            return super().send_error(code, message, explain)
-        body = not_found.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
-@contextlib.contextmanager
-def static_server(directory: Path) -> Iterator[str]:
-    handler = functools.partial(StaticHost, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,9 @@ tests must run, so they fail instead. RELEASEKB_CHROMIUM overrides the browser's
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import json
-import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,21 +22,20 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from helpers import ROOT, copy_project, fetch, serve, wait_for
+from helpers import (
+    ROOT,
+    browser_unavailable,
+    chromium_unavailable_reason,
+    copy_project,
+    fetch,
+    serve,
+    static_server,
+    wait_for,
+)
 from releasekb.i18n import interface_strings
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("RELEASEKB_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TIMEOUT_MS = 15_000
 LANGS = [pytest.param("", id="en"), pytest.param("/zh", id="zh")]
 
@@ -54,83 +48,7 @@ NAV_LABELS = {
 # --------------------------------------------------------------------------- availability
 
 
-def chromium_unavailable_reason(executable: str) -> str | None:
-    """Why the browser cannot be used at all, before trying to launch it (None: it may work)."""
-    if not os.path.isfile(executable) or not os.access(executable, os.X_OK):
-        return f"Chromium not found at {executable}"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError as error:
-        return f"playwright is not installed ({error})"
-    return None
-
-
-def browser_unavailable(reason: str) -> None:
-    """Skip outside CI, fail in CI (CI=true), where browser tests must run."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"browser tests must run in CI, but: {reason}", pytrace=False)
-    print(f"\nskipping browser tests: {reason}")
-    pytest.skip(f"browser tests skipped: {reason} (set CI=true to make this an error)")
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    """The session's one Chromium, launched through Playwright."""
-    reason = chromium_unavailable_reason(CHROMIUM)
-    if reason:
-        browser_unavailable(reason)
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as error:
-        playwright.stop()
-        browser_unavailable(f"playwright cannot launch {CHROMIUM}: {error}".splitlines()[0])
-    try:
-        yield browser
-    finally:
-        browser.close()
-        playwright.stop()
-
-
 # --------------------------------------------------------------------------- the served site
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the site as static hosts do: a missing address is answered 404 with the root
-    404.html (GitHub Pages, Netlify, nginx's error_page)."""
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_error(self, code, message=None, explain=None):
-        not_found = Path(self.directory) / "404.html"
-        if code != 404 or not not_found.is_file():
-            return super().send_error(code, message, explain)
-        body = not_found.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
-@contextlib.contextmanager
-def static_server(directory: Path) -> Iterator[str]:
-    """`directory` served on 127.0.0.1 at a free port, as a static host would."""
-    handler = functools.partial(QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="session")
