@@ -3,24 +3,25 @@ several test modules. Fixtures live in conftest.py; no test module imports anoth
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
+import gzip
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
 
+# The browser and the static host are the package's, shared with `releasekb bench`.
+from releasekb.browser import CHROMIUM as CHROMIUM
+from releasekb.browser import CHROMIUM_ARGS as CHROMIUM_ARGS
+from releasekb.browser import chromium_unavailable_reason as chromium_unavailable_reason
+from releasekb.browser import free_port
+from releasekb.browser import static_server as static_server
 from releasekb.catalog import Catalog
 from releasekb.cli import main
 from releasekb.pipeline import load_catalog
@@ -186,9 +187,22 @@ def page_html(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
-def search_index(site: Path, prefix: str = "") -> dict:
-    """The search index of one language's site ('' or 'zh/'), as Material's search reads it."""
+def search_settings(site: Path, prefix: str = "") -> dict:
+    """The file Material's search box reads before it starts the search worker, in one
+    language's site ('' or 'zh/'): settings only, the pages are in the Pagefind index."""
     return json.loads((site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+def search_pages(site: Path, prefix: str = "") -> dict[str, dict]:
+    """What one language's Pagefind index holds of each page, by address ('features/widgets/'):
+    its text ('content': the words, Chinese ones split apart by zero-width spaces), 'meta'
+    (its title), 'anchors' (its headings with ids) and 'filters'."""
+    pages = {}
+    for fragment in (site / prefix / "pagefind" / "fragment").glob("*.pf_fragment"):
+        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+        record = json.loads(text[text.index("{") :])
+        pages[record["url"].lstrip("/")] = record
+    return pages
 
 
 def deploy_build_step() -> str:
@@ -205,12 +219,6 @@ def run_deploy_build(project: Path, venv: Path) -> subprocess.CompletedProcess:
 
 
 # ----------------------------------------------------------------- serving
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def fetch(url: str) -> str:
@@ -247,65 +255,6 @@ def serve(project: Path, log) -> tuple[subprocess.Popen, str]:
 
 
 # --------------------------------------------------------------------------- browser tests
-
-CHROMIUM = os.environ.get("RELEASEKB_CHROMIUM", "/usr/bin/chromium")
-# Headless, and no background traffic: this machine has no network but the package registries.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-class StaticHost(http.server.SimpleHTTPRequestHandler):
-    """Serves the site as static hosts do: a missing address is answered 404 with the root
-    404.html (GitHub Pages, Netlify, nginx's error_page)."""
-
-    def log_message(self, format, *args):  # the base class's signature
-        pass
-
-    def send_error(self, code, message=None, explain=None):
-        not_found = Path(self.directory) / "404.html"
-        if code != 404 or not not_found.is_file():
-            return super().send_error(code, message, explain)
-        body = not_found.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
-@contextlib.contextmanager
-def static_server(directory: Path) -> Iterator[str]:
-    """`directory` served on 127.0.0.1 at a free port, as a static host would."""
-    handler = functools.partial(StaticHost, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-def chromium_unavailable_reason(executable: str) -> str | None:
-    """Why the browser cannot be used at all, before trying to launch it (None: it may work)."""
-    if not os.path.isfile(executable) or not os.access(executable, os.X_OK):
-        return f"Chromium not found at {executable}"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError as error:
-        return f"playwright is not installed ({error})"
-    return None
 
 
 def browser_unavailable(reason: str) -> None:

@@ -344,8 +344,8 @@ def test_upgrade_form_works_with_the_keyboard_alone(page, base_url, lang):
 
 SEARCHES = [
     # English is typed key by key, and every key sends a query: the answer to the whole query
-    # is the one whose result links carry its words (?h=torch+fft, not the prefix's torch+ff).
-    pytest.param("/", "torch.fft", "/features/torch-fft/", "torch fft", id="en"),
+    # is the one whose result links carry its words (?h=torch.fft, not the prefix's torch.ff).
+    pytest.param("/", "torch.fft", "/features/torch-fft/", "torch.fft", id="en"),
     # Chinese is inserted without key events; End then sends the one query there is.
     pytest.param("/zh/", "分布式", "/zh/features/distributed-autograd/", None, id="zh"),
 ]

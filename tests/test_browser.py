@@ -25,14 +25,17 @@ import pytest
 from helpers import (
     ROOT,
     browser_unavailable,
+    build,
     chromium_unavailable_reason,
     copy_project,
     fetch,
+    fixture_data,
     serve,
     static_server,
     wait_for,
 )
 from releasekb.i18n import interface_strings
+from releasekb.search import RESULTS_SHOWN
 
 pytestmark = pytest.mark.browser
 
@@ -192,7 +195,7 @@ def test_language_switcher_leads_to_the_same_page_in_chinese_and_back(tab):
 
 
 def enter_search(page, query: str) -> None:
-    """Ask Material's search for `query` and wait for its answer to that query.
+    """Ask the header search for `query` and wait for its answer to that query.
 
     Typed key by key, every prefix is a query of its own (分 finds 分解), and the answer to a
     prefix may be on screen when the results are read; Chinese characters, inserted without key
@@ -214,86 +217,216 @@ def enter_search(page, query: str) -> None:
     )
 
 
-def search(page, query: str) -> list[str]:
-    """The result links (with Material's ?h= terms) of the whole query."""
-    enter_search(page, query)
-    return page.locator(".md-search-result__list .md-search-result__item > a").evaluate_all(
+def result_links(page) -> list[str]:
+    """The page link of every result shown (the first link of each result)."""
+    return page.locator(".md-search-result__list .md-search-result__item > a:first-child").evaluate_all(
         "links => links.map(a => a.href)"
     )
 
 
-def test_chinese_search_finds_chinese_pages(tab):
-    tab.open("/zh/")
-    paths = [urlsplit(href).path for href in search(tab.page, "分布式")]
-    assert paths, "no search results for 分布式"
-    assert all(path.startswith("/zh/") for path in paths), paths
-    first = tab.page.locator(".md-search-result__list .md-search-result__item > a").first
-    expect(first).to_contain_text("分布式")
+def search(page, query: str) -> list[str]:
+    """The paths of the pages the whole query finds, best first."""
+    enter_search(page, query)
+    return [urlsplit(href).path for href in result_links(page)]
 
 
-def test_chinese_search_finds_a_term_inside_a_compound(tab):
-    """自动求导 is kept whole by the search segmentation, and 分布式自动求导 is split into
-    parts, so the distributed autograd page is found by its part."""
-    tab.open("/zh/")
-    paths = [urlsplit(href).path for href in search(tab.page, "自动求导")]
-    assert "/zh/features/distributed-autograd/" in paths
+# What readers search for, and a page that must be among the first five results: an API name,
+# English words, Chinese words, a Chinese word that only a segmentation by the index's own words
+# finds (Chromium's segmenter splits 求导 into 求/导; the index has 求导).
+PROBES = [
+    ("", "distributed", "/features/distributed-package/"),
+    ("", "torch.fft", "/features/torch-fft/"),
+    ("", "autograd", "/features/autograd-functional/"),
+    ("", "mobile", "/features/pytorch-mobile/"),
+    ("/zh", "分布式", "/zh/features/distributed-data-parallel/"),
+    ("/zh", "自动求导", "/zh/features/distributed-autograd/"),
+    ("/zh", "移动端", "/zh/features/pytorch-mobile/"),
+    ("/zh", "torch.fft", "/zh/features/torch-fft/"),
+]
 
 
-def test_english_search_finds_the_torch_fft_feature(tab):
-    tab.open("/")
-    paths = [urlsplit(href).path for href in search(tab.page, "torch.fft")]
-    assert "/features/torch-fft/" in paths, paths
+@pytest.mark.parametrize(("lang", "query", "expected"), PROBES, ids=[f"{q}-{lang or 'en'}" for lang, q, _ in PROBES])
+def test_search_probe_finds_its_page_among_the_first_results_of_its_language_only(tab, lang, query, expected):
+    search_data = []
+    tab.page.on("request", lambda r: "/pagefind/" in r.url and search_data.append(urlsplit(r.url).path))
+    tab.open(f"{lang}/")
+    paths = search(tab.page, query)
+    assert expected in paths[:5], paths
+    assert all(path.startswith("/zh/") == bool(lang) for path in paths), paths
+    # this language's index only, and only the pieces of it a query needs
+    assert search_data and all(path.startswith(f"{lang}/pagefind/") for path in search_data), search_data
 
 
-def search_until_found(tab: Tab, query: str, expected_path: str) -> list[str]:
-    """Search for `query` and wait until the result list answers the whole query: it
-    links to `expected_path` and, for the words of an English query, highlights them all
-    (Material's ?h= lists the matched terms; a prefix such as "torch.ff" highlights "ff").
-    Returns the paths of every result then shown."""
-    enter_search(tab.page, query)
-    words = [] if re.search(r"[\u4e00-\u9fff]", query) else re.split(r"[\s.]+", query.lower())
-    tab.page.wait_for_function(
-        """([path, words]) => [...document.querySelectorAll(
-              ".md-search-result__list .md-search-result__item > a")].some(a => {
-            const url = new URL(a.href);
-            const terms = (url.searchParams.get("h") || "").split(" ");
-            return url.pathname === path && words.every(w => terms.includes(w));
-        })""",
-        arg=[expected_path, words],
-        timeout=2 * TIMEOUT_MS,  # the first search also loads the index and starts the worker
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_results_show_sections_with_highlighted_excerpts(tab, lang):
+    page = tab.page
+    tab.open(f"{lang}/")
+    enter_search(page, "rpc")
+    first = page.locator(".md-search-result__item").first
+    expect(first.locator("mark").first).to_be_visible()  # the matched word, highlighted
+    sections = page.locator(".md-search-result__item a[href*='#']")
+    assert sections.count() > 0  # sections of pages are results of their own, by anchor
+    href = sections.first.get_attribute("href")
+    anchor = urlsplit(href).fragment
+    assert anchor and urlsplit(href).path.startswith(f"{lang}/"), href
+    # Material's ?h= highlights the words on the page it leads to
+    sections.first.click()
+    page.wait_for_url(re.compile(re.escape(anchor) + "$"))
+    expect(page.locator("article mark").first).to_be_visible()
+
+
+@pytest.mark.parametrize(("lang", "query"), [("", "rpc level:beta"), ("/zh", "级别:测试版 rpc")])
+def test_search_filters_by_level_inside_the_query(tab, real_catalog, lang, query):
+    page = tab.page
+    tab.open(f"{lang}/")
+    paths = search(page, query)
+    beta = {f"{lang}/features/{f.id}/" for f in real_catalog.features.values() if f.level_key == "beta"}
+    about_rpc = {f"{lang}/features/{f.id}/" for f in real_catalog.features.values() if "rpc" in f.filter_text("en")}
+    assert paths and set(paths) <= beta, set(paths) - beta  # beta features only
+    assert beta & about_rpc <= set(paths)  # every beta feature about RPC
+    # without the filter, the same words find pages at other levels too
+    assert not set(search(page, "rpc")) <= beta
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_filters_by_release_and_area(tab, real_catalog, lang):
+    page = tab.page
+    tab.open(f"{lang}/")
+    paths = set(search(page, "mobile release:1.4 area:mobile"))
+    expected = {
+        f"{lang}/features/{f.id}/"
+        for f in real_catalog.features.values()
+        if f.area.key == "mobile" and "1.4" in [r.version for r in f.releases]
+    }
+    assert expected and paths == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_of_filters_alone_leads_to_the_features_table_with_those_filters(tab, real_catalog, lang):
+    """Pagefind would load its whole index to list every page of a filter: the features table
+    lists them instead."""
+    page = tab.page
+    tab.open(f"{lang}/")
+    enter_search(page, "release:1.4 area:mobile")
+    items = page.locator(".md-search-result__item")
+    expect(items).to_have_count(1)
+    items.first.locator("a").click()
+    page.wait_for_url(re.compile(r"/features/\?"))
+    assert parse_qs(urlsplit(page.url).query) == {"release": ["1.4"], "area": ["mobile"]}
+    expected = {
+        f.id
+        for f in real_catalog.features.values()
+        if f.area.key == "mobile" and "1.4" in [r.version for r in f.releases]
+    }
+    page.wait_for_function(
+        "n => document.querySelectorAll('#rkb-features tbody tr:not([hidden])').length === n", arg=len(expected)
     )
-    links = tab.page.locator(".md-search-result__list .md-search-result__item > a")
-    return [urlsplit(href).path for href in links.evaluate_all("links => links.map(a => a.href)")]
+    assert set(shown_feature_ids(page)) == expected
 
 
-SEARCHES = {  # site -> (query, the page it must find): an API name, words, part of a compound
-    "en": [("torch.fft", "/features/torch-fft/"), ("distributed", "/features/distributed-autograd/")],
-    "zh": [
-        ("分布式", "/zh/features/distributed-autograd/"),
-        ("自动求导", "/zh/features/distributed-autograd/"),  # a part of 分布式自动求导
-        ("torch.fft", "/zh/features/torch-fft/"),
-    ],
-}
+@pytest.mark.parametrize(("lang", "query"), [("", "distributed"), ("/zh", "分布式")])
+def test_search_shows_the_first_results_and_counts_every_match(tab, lang, query):
+    page = tab.page
+    tab.open(f"{lang}/")
+    enter_search(page, query)
+    items = page.locator(".md-search-result__item")
+    # Material renders ten results, then four more each time the reader reaches the end again
+    page.wait_for_function(
+        """n => {
+            const results = document.querySelector(".md-search__scrollwrap");
+            results.scrollTop = results.scrollTop > 0 ? 0 : results.scrollHeight;
+            return document.querySelectorAll(".md-search-result__item").length >= n;
+        }""",
+        arg=RESULTS_SHOWN + 1,
+        polling=100,
+    )
+    expect(items).to_have_count(RESULTS_SHOWN + 1)  # the first results, then the way to the rest
+    more = items.last
+    expect(more.locator("a")).to_have_attribute("href", re.compile(r"/features/\?q="))
+    hidden = int(re.search(r"\d+", more.locator("h1").text_content())[0])
+    meta = page.locator(".md-search-result__meta")
+    # every match, not Material's count of the items it got
+    expect(meta).to_have_text(re.compile(rf"^{hidden + RESULTS_SHOWN}\D"))
 
 
-@pytest.mark.parametrize(("query", "expected"), SEARCHES["en"])
-def test_english_site_search_finds_only_english_pages(tab, query, expected):
-    index_requests = []
-    tab.page.on("request", lambda r: "search_index" in r.url and index_requests.append(urlsplit(r.url).path))
+def test_search_names_the_choices_of_an_unknown_filter_value(tab):
+    page = tab.page
     tab.open("/")
-    paths = search_until_found(tab, query, expected)
-    assert not [path for path in paths if path.startswith("/zh/")], paths
-    assert index_requests == ["/search/search_index.json"]  # the English index only
+    enter_search(page, "level:nosuchlevel")
+    expect(page.locator(".md-search-result__item").first).to_contain_text("nosuchlevel")
+    expect(page.locator(".md-search-result__item").first).to_contain_text("beta")
 
 
-@pytest.mark.parametrize(("query", "expected"), SEARCHES["zh"])
-def test_chinese_site_search_finds_only_chinese_pages(tab, query, expected):
-    index_requests = []
-    tab.page.on("request", lambda r: "search_index" in r.url and index_requests.append(urlsplit(r.url).path))
-    tab.open("/zh/")
-    paths = search_until_found(tab, query, expected)
-    assert paths and all(path.startswith("/zh/") for path in paths), paths
-    assert index_requests == ["/zh/search/search_index.json"]  # the Chinese index only
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_prompt_names_the_filters(tab, lang):
+    tab.open(f"{lang}/")
+    tab.page.locator(".md-search__input").click()
+    prompt = tab.page.locator(".md-search-result__meta")
+    expect(prompt).to_contain_text("beta")
+    expect(prompt).to_contain_text(":1.7")
+
+
+@pytest.mark.parametrize("key", ["/", "s"])
+def test_search_shortcut_keys_open_the_search_box(tab, key):
+    tab.open("/releases/1.7/")
+    tab.page.locator("article").click()  # the page has the focus, not a form field
+    tab.page.keyboard.press(key)
+    expect(tab.page.locator(".md-search__input")).to_be_focused()
+
+
+TRICKY_TITLE = "Coloured <widgets> & </h1><img src=x onerror=alert(1)>"
+
+
+def test_search_result_titles_and_excerpts_are_text_not_markup(chromium, tmp_path):
+    """A feature titled with markup shows its title as text in the results; nothing runs."""
+    edit = ("title: {en: Coloured widgets, zh: 彩色小部件}", f'title: {{en: "{TRICKY_TITLE}", zh: 彩色小部件}}')
+    site = build(copy_project(tmp_path / "project", fixture_data(tmp_path, {"2.0.yaml": [edit]})))
+    problems = Problems()
+    with static_server(site) as base:
+        context = new_context(chromium, base, problems)
+        try:
+            page = context.new_page()
+            dialogs = []
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(base + "/")
+            enter_search(page, "coloured")
+            titles = page.locator(".md-search-result__item h1").all_text_contents()
+            assert TRICKY_TITLE in titles, titles
+            assert page.locator(".md-search-result__item img").count() == 0
+            assert not dialogs
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_without_javascript_leads_to_the_features_index(chromium, base_url, lang):
+    problems = Problems()
+    context = new_context(chromium, base_url, problems, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}{lang}/releases/1.7/")
+        box = page.locator(".md-search__input")
+        box.fill("rpc")  # in the header, as with JavaScript
+        box.press("Enter")
+        page.wait_for_url(f"{base_url}{lang}/features/?q=rpc")
+        assert page.locator("#rkb-features tbody tr").count() > 100  # the complete table
+        page.set_viewport_size({"width": 400, "height": 800})  # a phone: search opens from the header
+        page.locator("label.md-header__button[for='__search']").click()  # CSS only
+        expect(page.locator(".rkb-search-without-js a")).to_be_visible()
+        expect(page.locator(".md-search-result__meta")).to_be_hidden()  # no "Initializing" forever
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_missing_page_header_search_answers_in_the_language_of_the_address(tab, lang):
+    search_data = []
+    tab.page.on("request", lambda r: "/pagefind/" in r.url and search_data.append(urlsplit(r.url).path))
+    response = tab.open(f"{lang}/no-such-page/")
+    assert response.status == 404
+    paths = search(tab.page, "分布式" if lang else "distributed")
+    assert paths and all(path.startswith("/zh/") == bool(lang) for path in paths), paths
+    assert all(path.startswith(f"{lang}/pagefind/") for path in search_data), search_data
 
 
 # --------------------------------------------------------------------------- 3. anchors

@@ -4,8 +4,13 @@ import re
 
 import pytest
 import yaml
+from mkdocs.config import load_config
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
+from helpers import ROOT
 from releasekb.i18n import LANGUAGES, LOCALES_DIR
+from releasekb.mkdocs_hook import markdown_title
 from releasekb.model import RESERVED_ANCHORS
 from releasekb.render import escape_text, outline, render_all
 from releasekb.urls import relative_url
@@ -118,3 +123,26 @@ def test_outline_names_headings_by_their_text():
     assert found.title == "Use a<b"
     (child,) = found.toc_tokens[0]["children"]
     assert (child["id"], child["name"], child["level"]) == ("x-1", "Part &amp; whole", 2)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "`__init__` takes *args and [options]",
+        "a & b <i>",
+        "x #",
+        "# 1. _a_ \\*",
+        "中文 标题",
+        "a\u00a0b\u3000c",
+        " a b ",
+    ],
+)
+def test_the_hook_names_a_generated_page_as_mkdocs_would(title, tmp_path):
+    """MkDocs does not convert a generated page (mkdocs_hook._render_generated): its title must
+    be the one MkDocs' own conversion of the page's Markdown, `# title`, would give it."""
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    file = File("page.md", str(tmp_path), str(tmp_path / "site"), use_directory_urls=True)
+    page = Page(None, file, config)
+    page.markdown, page.meta = "# " + markdown_title(title), {}
+    page.render(config, Files([file]))
+    assert page.title == markdown_title(title)

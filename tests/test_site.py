@@ -1,5 +1,6 @@
 """End to end: the real MkDocs and Material build the site from YAML, one build per language."""
 
+import json
 import re
 from pathlib import Path
 
@@ -15,11 +16,13 @@ from helpers import (
     data_copy,
     page_html,
     run_releasekb,
-    search_index,
+    search_pages,
+    search_settings,
 )
 from releasekb.build import language_configs
-from releasekb.cjk import has_han
+from releasekb.cjk import has_han, is_all_han
 from releasekb.i18n import LANGUAGES
+from releasekb.search import HAN_WORDS_FILE
 from releasekb.urls import GENERATED_PATHS
 
 
@@ -62,36 +65,51 @@ def test_every_feature_has_a_page_in_both_languages(fixture_site):
 
 
 def test_each_language_has_its_own_search_index(fixture_site):
-    english, chinese = search_index(fixture_site, ""), search_index(fixture_site, "zh")
-    assert english["config"]["lang"] == ["en"]
-    assert "zh" in chinese["config"]["lang"]
-    english_pages = {doc["location"].partition("#")[0] for doc in english["docs"]}
-    assert "features/widgets/" in english_pages
-    assert not any(has_han(doc["title"]) for doc in english["docs"])
-    chinese_titles = " ".join(doc["title"] for doc in chinese["docs"])
+    english, chinese = search_pages(fixture_site, ""), search_pages(fixture_site, "zh")
+    for prefix, lang in (("", "en"), ("zh", "zh")):
+        entry = json.loads((fixture_site / prefix / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+        assert set(entry["languages"]) == {lang}  # one language per index: a query loads only its own
+        assert search_settings(fixture_site, prefix)["config"]["releasekb"]["lang"] == lang
+        assert search_settings(fixture_site, prefix)["docs"] == []  # Material's box gets no pages
+    assert "features/widgets/" in english
+    assert not any(has_han(page["meta"]["title"]) for page in english.values())
+    chinese_titles = " ".join(page["meta"]["title"] for page in chinese.values())
     assert "小部件" in chinese_titles and "Widgets become stable" not in chinese_titles
-    # the pages of that language only, each once: no zh/ page in either index
-    assert {doc["location"].partition("#")[0] for doc in chinese["docs"]} == english_pages
+    # the same pages in each language, each once, none of the other language's
+    assert set(chinese) == set(english)
+    assert not any(url.startswith("zh/") for url in english)
 
 
-def test_chinese_search_index_has_jieba_tokens(fixture_site):
-    index = search_index(fixture_site, "zh")
-    separator = re.compile(index["config"]["separator"])
-    tokens = {token for doc in index["docs"] for token in separator.split(doc["text"] + " " + doc["title"])}
-    assert "小部件" in tokens  # a glossary term, segmented as one word
-    assert separator.split("分布式\u200b训练") == ["分布式", "训练"]  # jieba's word boundary splits
+def test_chinese_search_index_is_split_into_words(fixture_site):
+    """Pagefind's extended binary splits Chinese into words (the content joins them with
+    zero-width spaces); the worker splits queries with the same words."""
+    content = " ".join(page["content"] for page in search_pages(fixture_site, "zh").values())
+    words = {word for word in re.split(r"[\s\u200b]+", content) if is_all_han(word)}
+    assert len(words) > 20 and max(len(word) for word in words) <= 8, sorted(words, key=len)[-5:]
+    han_words = json.loads((fixture_site / "zh" / "pagefind" / HAN_WORDS_FILE).read_text(encoding="utf-8"))
+    assert set(han_words) == {word for word in words if len(word) > 1}
 
 
 def test_search_sections_follow_the_headings_and_keep_words_apart(fixture_site):
-    """Generated pages reach MkDocs as HTML: the index must still have one entry per section,
-    titled by its heading, and table cells and paragraphs must not run into each other."""
-    index = search_index(fixture_site, "")
-    by_location = {doc["location"]: doc for doc in index["docs"]}
-    widgets = by_location["releases/1.0/#widgets"]
-    assert widgets["title"] == "Widgets arrive"  # the entry's heading, without its ¶ link
-    assert by_location["releases/1.0/"]["title"] == "Acme 1.0"  # the page's own title starts it
-    releases_table = by_location["#releases"]["text"].split()
-    assert releases_table[:4] == ["Version", "Date", "Title", "Entries"]  # cells stay words apart
+    """Generated pages reach MkDocs as HTML: the index must still know each section by its
+    heading, and table cells and paragraphs must not run into each other."""
+    pages = search_pages(fixture_site, "")
+    release = pages["releases/1.0/"]
+    headings = {anchor["id"]: anchor["text"] for anchor in release["anchors"]}
+    assert headings["widgets"] == "Widgets arrive"  # the entry's heading, without its ¶ link
+    assert release["meta"]["title"] == "Acme 1.0"
+    assert "Version Date Title Entries" in pages[""]["content"]  # the home page's table, cells apart
+
+
+def test_search_filters_come_from_the_catalog(fixture_site, fixture_catalog):
+    for prefix, lang in (("", "en"), ("zh", "zh")):
+        pages = search_pages(fixture_site, prefix)
+        widgets = fixture_catalog.features["widgets"]
+        filters = pages["features/widgets/"]["filters"]
+        assert set(filters["level"]) == {widgets.level.key, widgets.level.name[lang]}
+        assert set(filters["area"]) == {widgets.area.key, widgets.area.name[lang]}
+        assert set(filters["release"]) == {release.version for release in widgets.releases}
+        assert pages["releases/1.0/"]["filters"] == {"release": ["1.0"]}
 
 
 def test_page_titles_keep_markdown_characters_as_text(tmp_path):

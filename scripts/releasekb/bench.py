@@ -1,40 +1,58 @@
-"""`releasekb bench`: how the build scales, measured against plain MkDocs in the same run.
+"""`releasekb bench`: how the build scales against plain MkDocs, and what a reader and a curator feel.
 
 For each shape (releases x entries per release) a synthetic corpus shaped like the real data
 is written: texts of realistic length in both languages, features introduced, promoted,
 improved, extended (`part_of`), deprecated, broken and removed across releases; the same
-`--seed` always gives the same corpus. After one untimed warm-up build, per shape:
+`--seed` always gives the same corpus. After an untimed warm-up (a tiny shape's builds), per shape:
 
 - load, validate, catalog and render are timed in this process (best of --repeat runs);
 - the real build is timed as a curator runs it, `releasekb build` in a copy of the project,
   so it measures whatever the build does today; its peak memory is the largest sum of the
   resident memory of the build process and its workers, sampled from /proc;
-- the baseline: plain MkDocs + Material + search (the project's own configuration without
-  the ReleaseKB hook) builds one plain Markdown page per generated page, carrying the same
-  text in both languages, one language after the other as `mkdocs build` would.
+- the baseline: plain MkDocs + Material + Material's search plugin builds one plain Markdown
+  page per generated page, carrying the same text in both languages, the two language builds
+  at once in two processes as ours are, the Chinese one segmented with jieba (Material's
+  search does so when it can import jieba). Its configuration is the bench's own, whatever
+  the project's says, so the baseline stays plain MkDocs + Material + search;
+- the reader's search, where Chromium is installed (Debian's, driven by Playwright): the built
+  site served by a static server, a fresh browser opens each language's home page, clicks the
+  header search and types a query; measured are the seconds from the first keystroke until
+  the first result shows, and the search data transferred until then (see measure_search);
+- the curator's edit: `releasekb serve` starts (seconds until the home page answers; its cache
+  empty, as the build's was), then one line of the newest release file changes (an entry's
+  English summary becomes a unique marker) and its release page is polled until it serves
+  the marker (seconds from the write).
 
-Ratios reported: build / plain MkDocs per shape; twice the releases and twice the entries
-per release against the first shape; pages per second; peak memory; the largest HTML page.
+Ratios reported: build / baseline per shape; twice the releases and twice the entries per
+release against the first shape; pages per second; peak memory; the largest HTML page.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.client
+import importlib.util
 import json
 import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
+import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 
+from releasekb.browser import CHROMIUM, Transfer, chromium, chromium_unavailable_reason, free_port, static_server
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 
 # The pipeline's modules are imported where they are timed, so that `releasekb --help` and
@@ -247,8 +265,8 @@ def best_time(action, repeat: int):
     return best, result
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of a process and all its descendants (Linux /proc)."""
+def _trees_rss(roots: list[int]) -> int:
+    """Resident bytes of some processes and all their descendants together (Linux /proc)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for entry in os.scandir("/proc"):
@@ -261,7 +279,7 @@ def _tree_rss(root: int) -> int:
             continue
         parents[int(entry.name)] = int(fields[1])
         rss[int(entry.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-    tree, frontier = {root}, [root]
+    tree, frontier = set(roots), list(roots)
     while frontier:
         children = [pid for pid, parent in parents.items() if parent in frontier and pid not in tree]
         tree.update(children)
@@ -269,33 +287,53 @@ def _tree_rss(root: int) -> int:
     return sum(rss.get(pid, 0) for pid in tree)
 
 
-def run_measured(command: list[str], cwd: Path) -> tuple[float, int]:
-    """Run a command; return (wall seconds, peak resident bytes of its process tree).
-    Raises RuntimeError with the command's output when it fails."""
-    # A cache folder of its own (empty): the build segments all of its new corpus' Chinese
-    # text, as a first build does, and leaves the user's cache alone.
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "XDG_CACHE_HOME": str(cwd / ".cache")}
+def command_env(cache: Path) -> dict[str, str]:
+    """The environment of every command the bench starts. `cache` is a cache folder of its own
+    (empty at first): the command segments and compiles what a first run does, and leaves the
+    user's cache alone. Without RELEASEKB_SITE_URL, so that the site is served at /."""
+    env = {key: value for key, value in os.environ.items() if key != "RELEASEKB_SITE_URL"}
+    return {**env, "NO_MKDOCS_2_WARNING": "1", "XDG_CACHE_HOME": str(cache)}
+
+
+def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
+    """Run commands all at once, each in its own process; return (wall seconds until the last
+    ends, peak resident bytes of all their process trees together). Raises RuntimeError with a
+    failed command's output."""
+    env = command_env(cwd / ".cache")
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    processes = [
+        subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for command in commands
+    ]
     peak, done = 0, threading.Event()
 
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss(process.pid))
+            peak = max(peak, _trees_rss([process.pid for process in processes]))
             done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True) if Path("/proc/self/stat").exists() else None
     if sampler:
         sampler.start()
-    output, _ = process.communicate()
+    # Read each output to its end in a thread of its own: a full pipe would stall its process.
+    outputs: list[bytes] = [b""] * len(processes)
+    readers = [
+        threading.Thread(target=lambda i=i: outputs.__setitem__(i, processes[i].communicate()[0]))
+        for i in range(len(processes))
+    ]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
     seconds = time.perf_counter() - start
     done.set()
     if sampler:
         sampler.join()
-    if process.returncode != 0:
-        tail = output.decode(errors="replace")[-3000:]
-        raise RuntimeError(f"{' '.join(command)} failed in {cwd}:\n{tail}")
+    for command, process, output in zip(commands, processes, outputs, strict=True):
+        if process.returncode != 0:
+            tail = output.decode(errors="replace")[-3000:]
+            raise RuntimeError(f"{' '.join(command)} failed in {cwd}:\n{tail}")
     return seconds, peak
 
 
@@ -321,6 +359,8 @@ def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
     return target
 
 
+# -------------------------------------------------------------------- the plain MkDocs baseline
+
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _HEADING = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>")
 _BLOCK_END = re.compile(r"</(?:p|li|tr|div|table|ul|section|form)>|<br>")
@@ -337,27 +377,326 @@ def plain_markdown(page_html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
-def plain_project(root: Path, target: Path, pages: dict[str, str]) -> list[Path]:
-    """Plain MkDocs over the same pages: the project's configurations without the ReleaseKB
-    hook and the theme overrides that rely on it (and not strict: plain text keeps no promise
-    about links), one plain Markdown page per generated page with its text (plain_markdown).
-    Returns the configurations, one per language."""
+def plain_config(lang: str, page_paths: list[str]) -> dict:
+    """A self-contained MkDocs configuration for one language of the baseline: Material with
+    its own search plugin and index, what a plain MkDocs site of these pages would use. It
+    reads nothing of the project's configuration, so a change of ours (another search, another
+    theme option) never changes what we are compared with. Not strict: plain text keeps no
+    promise about links. `page_paths`: the language's pages, inside its docs folder."""
+    sections = [path for path in page_paths if path == "index.md" or re.fullmatch(r"[^/]+/index\.md", path)]
+    return {
+        "site_name": "Plain MkDocs baseline",
+        "docs_dir": f"docs/{lang}",
+        # One folder per language, side by side: a build cleans its site_dir first, so one
+        # language's site inside the other's would be deleted by the build running beside it.
+        "site_dir": f"site/{lang}",
+        "strict": False,
+        "theme": {
+            "name": "material",
+            "language": lang,
+            "font": False,
+            "features": [
+                "navigation.tabs",
+                "navigation.top",
+                "navigation.footer",
+                "search.highlight",
+                "content.code.copy",
+            ],
+        },
+        # Material segments Han text with jieba when it can import it; Chinese pages also name
+        # APIs in English, hence both languages' rules for the Chinese index, as our site has.
+        "plugins": [{"search": {"lang": "en" if lang == "en" else ["en", lang]}}],
+        # The theme features and Markdown extensions of a typical Material site (and of ours).
+        "markdown_extensions": [
+            "admonition",
+            "attr_list",
+            "md_in_html",
+            "tables",
+            {"toc": {"permalink": True}},
+            "pymdownx.superfences",
+            "pymdownx.details",
+        ],
+        # Only the section index pages in the navigation: Material renders the whole navigation
+        # into every page, so thousands of entries would make any MkDocs build quadratic.
+        "nav": sections,
+        "not_in_nav": "\n".join(f"/{path.removesuffix('index.md')}*.md" for path in sections if path != "index.md"),
+    }
+
+
+def plain_project(target: Path, pages: dict[str, str]) -> list[Path]:
+    """Plain MkDocs over the same pages: one plain Markdown page per generated page with its
+    text (plain_markdown), and a configuration per language (plain_config). Returns the
+    configurations, one per language. Raises RuntimeError without jieba: unsegmented Chinese
+    would be a cheaper baseline than the one this site is compared with."""
+    if importlib.util.find_spec("jieba") is None:
+        raise RuntimeError(
+            "the baseline segments its Chinese search index with jieba, as Material does: pip install jieba"
+        )
     target.mkdir(parents=True)
-    for config in root.glob("mkdocs*.yml"):
-        text = config.read_text(encoding="utf-8")
-        text = re.sub(r"^hooks:\n(?:[ \t]+-.*\n)+", "", text, flags=re.M)
-        text = re.sub(r"^[ \t]+custom_dir:.*\n", "", text, flags=re.M)
-        text = re.sub(r"^strict: true$", "strict: false", text, flags=re.M)
-        (target / config.name).write_text(text, encoding="utf-8")
-    for item in (root / "docs").iterdir():
-        if item.is_dir() and item.name not in (*LANGUAGES, "overrides"):
-            shutil.copytree(item, target / "docs" / item.name)
+    configs = []
+    for lang in LANGUAGES:
+        prefix = f"{lang}/"
+        paths = [path.removeprefix(prefix) for path in pages if path.startswith(prefix)]
+        config = target / f"mkdocs.{lang}.yml"
+        config.write_text(_dump(plain_config(lang, paths)), encoding="utf-8")
+        configs.append(config)
     for path, html in pages.items():
         page = target / "docs" / path
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(plain_markdown(html), encoding="utf-8")
-    stem = "mkdocs"
-    return [target / (f"{stem}.yml" if lang == DEFAULT_LANGUAGE else f"{stem}.{lang}.yml") for lang in LANGUAGES]
+    return configs
+
+
+def measure_plain_mkdocs(pages: dict[str, str], work: Path) -> tuple[float, int]:
+    """(seconds, peak resident bytes) of the baseline's language builds, run at once."""
+    configs = plain_project(work, pages)
+    commands = [[sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)] for config in configs]
+    return run_measured(commands, work)
+
+
+# -------------------------------------------------------------------------- the reader's search
+
+# What a reader types, per language: words every corpus writes (an area's name, ADJECTIVES
+# and ZH_WORDS), so that every shape's search has results to show.
+SEARCH_QUERIES = {"en": "distributed", "zh": "分布式"}
+SEARCH_BOX = ".md-search__input"  # Material's header search box
+SEARCH_RESULT = ".md-search-result__item"  # one result in Material's result list
+SEARCH_TIMEOUT = 120  # seconds for a page to open or a search to answer
+VIEWPORT = {"width": 1280, "height": 800}  # wide enough for the search box in the header
+# The control page load: Material starts its search (its worker, which fetches the search
+# data) only on a page with the search form, so this init script takes the header search out
+# of the page as it is parsed, before Material's script runs.
+_WITHOUT_SEARCH = """
+new MutationObserver(records => {
+  for (const record of records)
+    for (const node of record.addedNodes)
+      if (node.nodeType === 1 && node.matches('[data-md-component="search"]')) node.remove();
+}).observe(document, {childList: true, subtree: true});
+"""
+SEARCH_DATA_COUNTED = (
+    "body bytes, as the bench's static server sent them (whole and uncompressed: a host that "
+    "compresses sends fewer), of every response from opening the page until the first result "
+    "shows, except those the same page also loads when it has no search (checked in a control "
+    "load without the header search): the search's index and code, whatever their names"
+)
+
+
+@dataclass
+class SearchCost:
+    seconds: float  # from the first keystroke until the first result shows
+    body_bytes: int  # the search data transferred until then (SEARCH_DATA_COUNTED)
+    paths: list[str]  # the responses counted
+
+
+def _path(transfer: Transfer) -> str:
+    return urlsplit(transfer.path).path
+
+
+def paths_without_search(browser, url: str, transfers: list[Transfer], open_for: float) -> set[str]:
+    """The paths a page loads by itself, search left out: opened with the header search taken
+    out, for at least `open_for` seconds (as long as the reader's page was open until its
+    first result: a page also fetches after it has loaded, Material its sitemaps) and until
+    its network is idle."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(SEARCH_TIMEOUT * 1000)
+    context.add_init_script(_WITHOUT_SEARCH)
+    try:
+        page = context.new_page()
+        start = time.monotonic()
+        page.goto(url)
+        page.wait_for_timeout(max(0.0, open_for - (time.monotonic() - start)) * 1000)
+        page.wait_for_load_state("networkidle")
+        end = time.monotonic()
+        if page.locator(SEARCH_BOX).count():
+            raise RuntimeError(f"{url}: the control load still has a search box; search data cannot be told apart")
+    finally:
+        context.close()
+    return {_path(transfer) for transfer in transfers if start <= transfer.received <= end}
+
+
+def _first_results(browser, url: str, query: str) -> tuple[float, float, float]:
+    """Open `url` in a fresh browser (nothing cached), click the header search and type
+    `query`; returns the time.monotonic() of the page opening, of the first keystroke and of
+    the first result shown."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(SEARCH_TIMEOUT * 1000)
+    try:
+        page = context.new_page()
+        opened = time.monotonic()
+        page.goto(url)
+        page.locator(SEARCH_BOX).click()
+        typed = time.monotonic()
+        page.keyboard.type(query)
+        # Chinese characters are inserted without key events, as an input method commits them,
+        # and Material reads the box on a key event: End, which types nothing, sends one.
+        page.keyboard.press("End")
+        page.locator(SEARCH_RESULT).first.wait_for(state="visible")
+        return opened, typed, time.monotonic()
+    finally:
+        context.close()
+
+
+def measure_search(browser, base_url: str, transfers: list[Transfer], page_path: str, query: str) -> SearchCost:
+    """What the first query costs a reader on a page: seconds from the first keystroke to the
+    first result, and the bytes of search data transferred from opening the page until then
+    (SEARCH_DATA_COUNTED). Measured through the page and the network only, so it holds for any
+    search behind Material's box: Material's lunr index (fetched as the page loads) or an index
+    in fragments fetched per query. `transfers` is the static server's record of what it sent.
+    Raises RuntimeError when the page shows no result, or no search data was counted."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    url = base_url + page_path
+    try:
+        opened, typed, shown = _first_results(browser, url, query)
+        page_own = paths_without_search(browser, url, transfers, open_for=shown - opened)
+    except PlaywrightError as error:
+        raise RuntimeError(f"search for {query!r} on {url}: {str(error).splitlines()[0]}") from None
+    counted = [t for t in transfers if opened <= t.received <= shown and _path(t) not in page_own]
+    if not counted:
+        raise RuntimeError(f"search for {query!r} on {url} showed results, but no search data was counted")
+    return SearchCost(shown - typed, sum(t.body_bytes for t in counted), sorted({t.path for t in counted}))
+
+
+def browser_unavailable_reason() -> str | None:
+    """Why the reader's search cannot be measured here (None: Chromium launches)."""
+    reason = chromium_unavailable_reason(CHROMIUM)
+    if reason:
+        return reason
+    try:
+        with chromium(CHROMIUM):
+            return None
+    except Exception as error:  # whatever stops Playwright from launching it
+        return f"playwright cannot launch {CHROMIUM}: {str(error).splitlines()[0]}"
+
+
+def search_data_on_disk(site: Path, lang: str) -> int:
+    """Bytes of a language's search data in the built site: Material's search/ (its index)
+    and Pagefind's pagefind/ (index, fragments and code), whichever the build wrote."""
+    folders = [site / url_prefix(lang) / name for name in ("search", "pagefind")]
+    return sum(path.stat().st_size for folder in folders for path in folder.rglob("*") if path.is_file())
+
+
+# ------------------------------------------------------------------------ the curator's edit
+
+SERVE_START_TIMEOUT = 600  # seconds: serve builds the whole site before it answers
+EDIT_TIMEOUT = 120  # seconds from an edit until its page must be served
+# An entry's English summary: its first line in a release file as Corpus writes it.
+_ENTRY_SUMMARY_EN = re.compile(r"^(  summary:\n    en: ).*$", re.M)
+
+
+def edit_newest_release(data_dir: Path, marker: str) -> str:
+    """A curator's one-line edit: the English summary of the first entry of the newest release
+    becomes `marker`, the file replaced at once, as editors save (written beside the data
+    folder, so that the watcher never sees a half-written file). Returns the release's version."""
+    from releasekb.validate import release_paths
+    from releasekb.versions import version_key
+
+    newest = max(release_paths(data_dir), key=lambda path: version_key(path.stem))
+    text = newest.read_text(encoding="utf-8")
+    edited, count = _ENTRY_SUMMARY_EN.subn(lambda match: match[1] + json.dumps(marker), text, count=1)
+    if not count:
+        raise RuntimeError(f"{newest}: no entry summary to edit")
+    written = data_dir.parent / f".{newest.name}.bench-edit"
+    written.write_text(edited, encoding="utf-8")
+    os.replace(written, newest)
+    return newest.stem
+
+
+def _http_body(url: str) -> bytes | None:
+    """The body of a 200 answer from `url`; None for any other answer, or none yet."""
+    try:
+        with urllib.request.urlopen(url, timeout=EDIT_TIMEOUT) as response:
+            return response.read() if response.status == 200 else None
+    except (OSError, http.client.HTTPException):  # refused, reset, 404, cut short: not served yet
+        return None
+
+
+def _serve_log_tail(log_file: Path) -> str:
+    return log_file.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+
+def _wait_for(condition, since: float, timeout: float, process: subprocess.Popen, what: str, log_file: Path) -> float:
+    """Poll `condition` until it holds; return the seconds from `since` (a time.perf_counter())
+    until then. RuntimeError, with serve's output, when serve ends or `timeout` seconds pass first."""
+    while not condition():
+        if process.poll() is not None:
+            raise RuntimeError(f"serve ended (exit {process.returncode}) before {what}:\n{_serve_log_tail(log_file)}")
+        if time.perf_counter() - since > timeout:
+            raise RuntimeError(f"timed out after {timeout} s waiting for {what}:\n{_serve_log_tail(log_file)}")
+        time.sleep(0.05)
+    return time.perf_counter() - since
+
+
+STOP_TIMEOUT = 30  # seconds for serve and its workers to end after SIGTERM
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)  # signal 0: nothing is sent, only whether the group has a process
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _stop(process: subprocess.Popen, log) -> None:
+    """SIGTERM, as a terminal's Ctrl+C or a service manager would; serve ends its workers.
+    Whatever of its process group is still running STOP_TIMEOUT seconds later is reported and
+    killed: a serve that does not stop cleanly is worth knowing about."""
+    process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    try:
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        log(f"serve (pid {process.pid}) did not end within {STOP_TIMEOUT} s of SIGTERM; killing it")
+        process.kill()
+        process.wait()
+    # Its workers end after it does: wait for the group to empty.
+    while _group_alive(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _group_alive(process.pid):
+        log(f"serve (pid {process.pid}) left processes running {STOP_TIMEOUT} s after SIGTERM; killing them")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def measure_serve(project: Path, log) -> tuple[float, float, str]:
+    """(seconds from starting `releasekb serve` until it answers its home page, seconds from a
+    one-line edit of the newest release until its page serves it, that page's address)."""
+    from releasekb.urls import page_url, release_path
+
+    address = f"127.0.0.1:{free_port()}"
+    log_file = project / "serve.log"
+    with open(log_file, "wb") as output:
+        started = time.perf_counter()
+        # A session of its own: serve and its workers are one process group, ended together.
+        process = subprocess.Popen(
+            [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", address],
+            cwd=project,
+            env=command_env(project / ".cache-serve"),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        home = f"http://{address}/"
+        start_up = _wait_for(
+            lambda: _http_body(home) is not None, started, SERVE_START_TIMEOUT, process, home, log_file
+        )
+        marker = f"Edited by the bench, marker {uuid.uuid4().hex}."
+        edited = time.perf_counter()
+        version = edit_newest_release(project / "releases", marker)
+        page = f"/{url_prefix(DEFAULT_LANGUAGE)}{page_url(release_path(version))}"
+
+        def served() -> bool:
+            return marker.encode() in (_http_body(f"http://{address}{page}") or b"")
+
+        edit = _wait_for(served, edited, EDIT_TIMEOUT, process, f"the edit on {page}", log_file)
+    finally:
+        _stop(process, log)
+    return start_up, edit, page
+
+
+# -------------------------------------------------------------------------------- per shape
 
 
 @dataclass
@@ -371,25 +710,29 @@ class ShapeResult:
     html_pages: int = 0  # index.html files of the built site, every language
     seconds: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     build_peak_mb: float = 0.0
-    plain_peak_mb: float = 0.0
+    plain_peak_mb: float = 0.0  # both baseline builds together
     largest_html_page: str = ""
     largest_html_mb: float = 0.0
-    search_index_mb: dict[str, float] = field(default_factory=dict)
+    search_index_mb: dict[str, float] = field(default_factory=dict)  # search data on disk, per language
     pages_per_second: float = 0.0
     build_vs_plain: float = 0.0
+    # The curator under `releasekb serve` (measure_serve).
+    serve_start_seconds: float | None = None
+    edit_to_page_seconds: float | None = None
+    edited_page: str = ""
+    # The reader's first query, per language (measure_search); None where it was not measured.
+    search_first_results_seconds: dict[str, float | None] = field(default_factory=dict)
+    search_first_query_kb: dict[str, float | None] = field(default_factory=dict)
+    search_counted: dict[str, list[str]] = field(default_factory=dict)  # the responses counted
+    search_unmeasured: str | None = None  # why the search columns are empty
 
 
-def measure_shape(shape: str, root: Path, work: Path, seed: int, repeat: int, log) -> ShapeResult:
+def time_pipeline(result: ShapeResult, data_dir: Path, repeat: int) -> dict[str, str]:
+    """Time load, validate, catalog and render in this process; returns the generated pages."""
     from releasekb.catalog import build_catalog
     from releasekb.loader import load_document
     from releasekb.render import render_all
     from releasekb.validate import PROJECT_FILE, load_data, release_paths
-
-    releases, per_release = parse_shape(shape)
-    result = ShapeResult(shape, releases, per_release)
-    data_dir = work / "releases"
-    log(f"{shape}: writing the corpus ({releases} releases x {per_release} entries, seed {seed})")
-    Corpus(releases, per_release, seed).write(data_dir)
 
     files = [data_dir / PROJECT_FILE, *release_paths(data_dir)]
     result.seconds["load"], _ = best_time(lambda: [load_document(path) for path in files], repeat)
@@ -401,12 +744,12 @@ def measure_shape(shape: str, root: Path, work: Path, seed: int, repeat: int, lo
     result.entries = sum(len(release.entries) for release in catalog.releases)
     pages = {path: text for path, text in pages.items() if path.endswith(".md")}  # not the features' filter text
     result.pages_per_language = len(pages) // len(LANGUAGES)
-    log(f"{shape}: {result.features} features, {result.pages_per_language} pages per language; pipeline timed")
+    return pages
 
-    log(f"{shape}: releasekb build ...")
-    project = copy_project(root, work / "project", data_dir)
-    command = [sys.executable, "-m", "releasekb.cli", "build"]
-    result.seconds["build"], peak = run_measured(command, project)
+
+def measure_build(result: ShapeResult, project: Path) -> None:
+    """`releasekb build` in the project copy, timed as a curator runs it; the built site's sizes."""
+    result.seconds["build"], peak = run_measured([[sys.executable, "-m", "releasekb.cli", "build"]], project)
     result.build_peak_mb = peak / 2**20
     site = project / "site"
     html = list(site.rglob("*.html"))
@@ -414,21 +757,68 @@ def measure_shape(shape: str, root: Path, work: Path, seed: int, repeat: int, lo
     largest = max(html, key=lambda path: path.stat().st_size)
     result.largest_html_page = "/" + str(largest.parent.relative_to(site)).removeprefix(".") + "/"
     result.largest_html_mb = largest.stat().st_size / 2**20
-    for lang in LANGUAGES:
-        index = site / url_prefix(lang) / "search" / "search_index.json"
-        result.search_index_mb[lang] = index.stat().st_size / 2**20 if index.is_file() else 0.0
+    result.search_index_mb = {lang: search_data_on_disk(site, lang) / 2**20 for lang in LANGUAGES}
+    result.pages_per_second = result.html_pages / result.seconds["build"]
+
+
+def measure_reader_search(result: ShapeResult, site: Path, unavailable: str | None, log) -> None:
+    """The first query of a reader in each language (measure_search), or why not (`unavailable`:
+    the columns stay None)."""
+    result.search_first_results_seconds = dict.fromkeys(SEARCH_QUERIES)
+    result.search_first_query_kb = dict.fromkeys(SEARCH_QUERIES)
+    result.search_unmeasured = unavailable
+    if unavailable:
+        return
+    log(f"{result.shape}: a reader's first search in Chromium ...")
+    transfers: list[Transfer] = []
+    with static_server(site, transfers) as base_url, chromium(CHROMIUM) as browser:
+        for lang, query in SEARCH_QUERIES.items():
+            cost = measure_search(browser, base_url, transfers, "/" + url_prefix(lang), query)
+            result.search_first_results_seconds[lang] = cost.seconds
+            result.search_first_query_kb[lang] = cost.body_bytes / 1024
+            result.search_counted[lang] = cost.paths
+            log(
+                f"{result.shape}: search {lang}: first results in {cost.seconds:.2f} s, {cost.body_bytes / 1024:.0f} KB"
+            )
+
+
+def measure_people(result: ShapeResult, project: Path, browser_unavailable: str | None, log) -> None:
+    """What people feel on a built project: a reader's first search, the curator's serve and edit."""
+    measure_reader_search(result, project / "site", browser_unavailable, log)
+    log(f"{result.shape}: releasekb serve and a one-line edit ...")
+    result.serve_start_seconds, result.edit_to_page_seconds, result.edited_page = measure_serve(project, log)
+    start_up, edit = result.serve_start_seconds, result.edit_to_page_seconds
+    log(f"{result.shape}: serve answered in {start_up:.1f} s; the edit was served {edit:.2f} s after it was saved")
+
+
+def measure_shape(
+    shape: str, root: Path, work: Path, seed: int, repeat: int, log, browser_unavailable: str | None, *, people=True
+) -> ShapeResult:
+    """Every measurement of one shape (see the module's description), in order: the pipeline
+    in process, the build, the baseline, then (with `people`) the reader's search on the built
+    site and the curator's serve and edit. `browser_unavailable`: why the reader's search cannot
+    be measured, or None."""
+    releases, per_release = parse_shape(shape)
+    result = ShapeResult(shape, releases, per_release)
+    data_dir = work / "releases"
+    log(f"{shape}: writing the corpus ({releases} releases x {per_release} entries, seed {seed})")
+    Corpus(releases, per_release, seed).write(data_dir)
+    pages = time_pipeline(result, data_dir, repeat)
+    log(f"{shape}: {result.features} features, {result.pages_per_language} pages per language; pipeline timed")
+
+    log(f"{shape}: releasekb build ...")
+    project = copy_project(root, work / "project", data_dir)
+    measure_build(result, project)
     log(f"{shape}: built {result.html_pages} HTML pages in {result.seconds['build']:.1f} s")
 
-    log(f"{shape}: plain MkDocs baseline ...")
-    plain_seconds, plain_peak = 0.0, 0
-    for config in plain_project(root, work / "plain", pages):
-        seconds, peak = run_measured([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], config.parent)
-        plain_seconds, plain_peak = plain_seconds + seconds, max(plain_peak, peak)
-    result.seconds["plain_mkdocs"] = plain_seconds
+    log(f"{shape}: plain MkDocs baseline, both languages at once ...")
+    result.seconds["plain_mkdocs"], plain_peak = measure_plain_mkdocs(pages, work / "plain")
     result.plain_peak_mb = plain_peak / 2**20
-    result.pages_per_second = result.html_pages / result.seconds["build"]
-    result.build_vs_plain = result.seconds["build"] / plain_seconds
-    log(f"{shape}: plain MkDocs {plain_seconds:.1f} s; build / plain = {result.build_vs_plain:.2f}")
+    result.build_vs_plain = result.seconds["build"] / result.seconds["plain_mkdocs"]
+    log(f"{shape}: plain MkDocs {result.seconds['plain_mkdocs']:.1f} s; build / plain = {result.build_vs_plain:.2f}")
+
+    if people:
+        measure_people(result, project, browser_unavailable, log)
     return result
 
 
@@ -460,22 +850,63 @@ def ratios(results: list[ShapeResult]) -> dict[str, float | None]:
     }
 
 
-def table(results: list[ShapeResult], growth: dict) -> str:
-    columns = (
-        ("shape", lambda r: r.shape),
-        ("features", lambda r: str(r.features)),
-        ("HTML pages", lambda r: str(r.html_pages)),
-        *((stage, lambda r, s=stage: f"{r.seconds[s]:.2f} s") for stage in STAGES),
-        ("build/plain", lambda r: f"{r.build_vs_plain:.2f}x"),
-        ("pages/s", lambda r: f"{r.pages_per_second:.0f}"),
-        ("peak MB", lambda r: f"{r.build_peak_mb:.0f}"),
-        ("largest page", lambda r: f"{r.largest_html_mb:.2f} MB"),
-        ("search index", lambda r: " ".join(f"{lang} {mb:.1f} MB" for lang, mb in r.search_index_mb.items())),
-    )
+def _seconds(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f} s"
+
+
+def _kb(value: float | None) -> str:
+    return "" if value is None else f"{value:.0f} KB"
+
+
+def _render_table(columns: tuple, results: list[ShapeResult]) -> list[str]:
     rows = [[name for name, _ in columns]] + [[cell(r) for _, cell in columns] for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
     lines = ["  ".join(value.rjust(width) for value, width in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
+    return lines
+
+
+def table(results: list[ShapeResult], growth: dict) -> str:
+    """Two tables: the pipeline's stages and sizes; then ours against the baseline and what
+    people feel (serve, an edit, a reader's first search per language)."""
+    pipeline = (
+        ("shape", lambda r: r.shape),
+        ("features", lambda r: str(r.features)),
+        ("HTML pages", lambda r: str(r.html_pages)),
+        *((stage, lambda r, s=stage: _seconds(r.seconds[s])) for stage in ("load", "validate", "catalog", "render")),
+        ("largest page", lambda r: f"{r.largest_html_mb:.2f} MB"),
+        ("search data", lambda r: " ".join(f"{lang} {mb:.1f} MB" for lang, mb in r.search_index_mb.items())),
+    )
+    felt = (
+        ("shape", lambda r: r.shape),
+        ("build", lambda r: _seconds(r.seconds["build"])),
+        ("baseline", lambda r: _seconds(r.seconds["plain_mkdocs"])),
+        ("build/baseline", lambda r: f"{r.build_vs_plain:.2f}x"),
+        ("pages/s", lambda r: f"{r.pages_per_second:.0f}"),
+        ("peak MB", lambda r: f"{r.build_peak_mb:.0f}"),
+        ("serve start", lambda r: _seconds(r.serve_start_seconds)),
+        ("edit→page", lambda r: _seconds(r.edit_to_page_seconds)),
+        *(
+            column
+            for lang in SEARCH_QUERIES
+            for column in (
+                (f"search {lang}", lambda r, lang=lang: _seconds(r.search_first_results_seconds.get(lang))),
+                (f"{lang} KB", lambda r, lang=lang: _kb(r.search_first_query_kb.get(lang))),
+            )
+        ),
+    )
+    lines = _render_table(pipeline, results) + [""] + _render_table(felt, results)
+    lines.append(
+        "baseline: plain MkDocs + Material + its search, the same pages' text, both languages built at once, "
+        "Chinese segmented with jieba"
+    )
+    queries = ", ".join(f"{lang} {query!r} on /{url_prefix(lang)}" for lang, query in SEARCH_QUERIES.items())
+    unmeasured = {r.search_unmeasured for r in results if r.search_unmeasured}
+    lines.append(
+        f"search: not measured: {'; '.join(sorted(unmeasured))}"
+        if unmeasured
+        else f"search: first keystroke to first result in Chromium, and the search data it transferred ({queries})"
+    )
     base = growth["base_shape"]
     for key, label in (("double_releases_build", "2x releases"), ("double_entries_per_release_build", "2x entries")):
         value = growth[key]
@@ -489,21 +920,43 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
     def log(message: str) -> None:
         print(f"bench: {message}", file=sys.stderr, flush=True)
 
+    browser_unavailable = browser_unavailable_reason()
+    if browser_unavailable:
+        log(f"the reader's search is not measured: {browser_unavailable}")
     results = []
     with tempfile.TemporaryDirectory(prefix="releasekb-bench-") as tmp:
-        # Untimed: the first build of a session also compiles bytecode and fills jieba's
-        # cache, which would make the first (base) shape look slow and the ratios too good.
+        # Untimed: the first build of a session also compiles bytecode and fills caches, which
+        # would make the first (base) shape look slow and the ratios too good. The builds warm
+        # what serve loads, and browser_unavailable_reason() has launched Chromium once.
         log(f"warm-up (untimed): {WARM_UP_SHAPE}")
-        measure_shape(WARM_UP_SHAPE, root, Path(tmp) / "warm-up", seed, 1, lambda message: None)
+        warm_up = Path(tmp) / "warm-up"
+        measure_shape(WARM_UP_SHAPE, root, warm_up, seed, 1, lambda message: None, browser_unavailable, people=False)
         for shape in shapes:
             work = (keep or Path(tmp)) / shape
             shutil.rmtree(work, ignore_errors=True)
-            results.append(measure_shape(shape, root, work, seed, repeat, log))
+            results.append(measure_shape(shape, root, work, seed, repeat, log, browser_unavailable))
     report = {
         "seed": seed,
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
         "stages": list(STAGES),
+        "baseline": (
+            "plain MkDocs + Material + Material's search plugin (lang en; lang [en, zh] with jieba) building "
+            "the same pages' text as plain Markdown, both languages at once in two processes"
+        ),
+        "search_probe": {
+            "browser": CHROMIUM,
+            "unavailable": browser_unavailable,
+            "queries": SEARCH_QUERIES,
+            "pages": {lang: "/" + url_prefix(lang) for lang in SEARCH_QUERIES},
+            "seconds": "from the first keystroke in the header search box until the first result shows",
+            "kb_counted": SEARCH_DATA_COUNTED,
+        },
+        "serve_probe": (
+            "serve start: from starting `releasekb serve` (empty cache) until its home page answers 200; "
+            "edit to page: from replacing the newest release file, one entry's English summary changed to a "
+            "marker, until its release page serves the marker"
+        ),
         "shapes": [asdict(r) for r in results],
         "ratios": ratios(results),
     }
@@ -522,7 +975,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=7, help="corpus seed: the same seed writes the same data")
     parser.add_argument("--repeat", type=int, default=3, help="in-process stages: best of this many runs")
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
-    parser.add_argument("--keep", type=Path, help="keep each shape's corpus, project and sites under this folder")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep each shape's corpus, project (edited by the serve measurement) and sites under this folder",
+    )
     parser.add_argument(
         "--config", default="mkdocs.yml", help="the project's MkDocs configuration (default: mkdocs.yml)"
     )
@@ -540,5 +997,5 @@ def main(args: argparse.Namespace) -> int:
     except RuntimeError as error:
         print(f"releasekb bench: {error}", file=sys.stderr)
         return 1
-    print(json.dumps(report, indent=2) if args.json else text)
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else text)
     return 0

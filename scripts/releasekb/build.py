@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 import gzip
-import json
 import os
 import re
 import shutil
@@ -26,8 +25,8 @@ from functools import cached_property
 from multiprocessing import get_context
 from pathlib import Path
 
-from releasekb import progress
-from releasekb.generate import build_language, data_dir_of, docs_root, generate_once, searches_chinese
+from releasekb import progress, search
+from releasekb.generate import build_language, data_dir_of, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
 
@@ -54,25 +53,14 @@ def _end_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def _warm_up(config_file: str, load_dictionary: bool) -> None:
-    """Run in each language's worker as it starts: the imports and templates its builds need,
-    and, when asked, jieba's dictionary (over half a second, only for Chinese search; `serve`
-    asks, so that an edit with new Chinese words is not slowed by it, while a one-off build
-    loads it only if the search index has text the last build did not segment)."""
-    import logging
-
+def _warm_up() -> None:
+    """Run in each language's worker as it starts: the imports and templates its builds need."""
     import material.plugins.search.plugin  # noqa: F401
     import mkdocs.commands.build  # noqa: F401
-    from mkdocs.config import load_config
 
     from releasekb.render import compile_templates
 
     compile_templates()
-    if load_dictionary and searches_chinese(load_config(config_file)):
-        import jieba
-
-        jieba.setLogLevel(logging.WARNING)
-        jieba.initialize()
 
 
 class Outcome(enum.Enum):
@@ -101,11 +89,12 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
         # by the parent rather than by every language; the hook then finds them written.
         lang = build_language(config)
         generated = generate_once(data_dir_of(config), docs_root(config), config.site_url or "", lang)
-        if dirty and (generated.dropped_pages or lang not in _search_docs):
+        if dirty and (generated.dropped_pages or lang not in _built_languages):
             why = "pages were removed" if generated.dropped_pages else "no earlier build"
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
+        search.index_in_background(dirty)  # under `serve`, an edit's reload never waits for search
         build(config, dirty=dirty)
-        _keep_search_index(Path(site_dir) / "search" / "search_index.json", lang, dirty)
+        _built_languages.add(lang)
     except DataError as error:
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except (Abort, ConfigurationError, PluginError, SystemExit) as error:
@@ -113,31 +102,15 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
     return LanguageResult(Outcome.BUILT)
 
 
-# Per language, the search index entries of the last build in this process, by page.
-_search_docs: dict[str, dict[str, list[dict]]] = {}
-
-
-def _keep_search_index(index_file: Path, lang: str, dirty: bool) -> None:
-    """A dirty build's search index holds only the pages it rendered: add back every other
-    page's entries from the build before, so search under `serve` keeps finding them."""
-    if not index_file.is_file():
-        return
-    index = json.loads(index_file.read_text(encoding="utf-8"))
-    by_page: dict[str, list[dict]] = {}
-    for doc in index["docs"]:
-        by_page.setdefault(doc["location"].partition("#")[0], []).append(doc)
-    if dirty:
-        by_page = {**_search_docs[lang], **by_page}
-        index["docs"] = [doc for docs in by_page.values() for doc in docs]
-        index_file.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    _search_docs[lang] = by_page
+# The languages this process has built: a dirty build needs an earlier one to start from.
+_built_languages: set[str] = set()
 
 
 class SiteBuilder:
     """Builds the whole bilingual site: one MkDocs build per language (pages generated in
     the same process), in parallel worker processes, assembled into one folder. Each
     language has its own worker, which lives as long as the builder: `serve` pays for
-    importing MkDocs and loading jieba once, and can rebuild only the pages that changed."""
+    importing MkDocs once, and can rebuild only the pages that changed."""
 
     def __init__(self, config_file: str | Path, *, strict: bool = True, serving: bool = False):
         self.configs = language_configs(config_file)
@@ -153,8 +126,8 @@ class SiteBuilder:
             )
             for lang in LANGUAGES
         }
-        for lang, worker in self._workers.items():
-            worker.submit(_warm_up, str(self.configs[lang]), serving)
+        for worker in self._workers.values():
+            worker.submit(_warm_up)
 
     @cached_property
     def _default_config(self):

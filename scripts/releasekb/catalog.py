@@ -299,8 +299,7 @@ class Feature:
     def timeline(self) -> list[Event]:
         """Own events plus the introduction of each part, in version order."""
         part_events = [ev for part in self.parts for ev in part.events if ev.kind == "addition"]
-        order = {id(r): i for i, r in enumerate(self.first.release.catalog.releases)}
-        return sorted(self.events + part_events, key=lambda ev: (order[id(ev.release)], ev.entry.position))
+        return sorted(self.events + part_events, key=lambda ev: (ev.release.order, ev.entry.position))
 
 
 @dataclass(eq=False)
@@ -548,11 +547,11 @@ def build_catalog(data: ValidatedData) -> Catalog:
             feature.parent = catalog.features[parent_id]
             feature.parent.parts.append(feature)
         _compute_events(feature)
+    for feature in catalog.features.values():  # one pass: a pass per release would grow as releases x features
+        for event in feature.events:
+            event.release.events.append(event)
     for release in catalog.releases:
-        release.events = sorted(
-            (ev for f in catalog.features.values() for ev in f.events if ev.release is release),
-            key=lambda ev: (_EVENT_ORDER[ev.kind], ev.entry.position),
-        )
+        release.events.sort(key=lambda ev: (_EVENT_ORDER[ev.kind], ev.entry.position))
     return catalog
 
 

@@ -101,7 +101,9 @@ def _parser() -> argparse.ArgumentParser:
 
     from releasekb import bench
 
-    bench_command = command("bench", "time the build on synthetic data of several sizes against plain MkDocs")
+    bench_command = command(
+        "bench", "measure build, serve and search on synthetic data of several sizes, against plain MkDocs"
+    )
     bench_command.description = bench.__doc__.split("\n\n")[0]
     bench.add_arguments(bench_command)
     bench_command.set_defaults(run=bench.main)

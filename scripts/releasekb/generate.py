@@ -13,15 +13,12 @@ hook finds them written; the functions reading a build's MkDocs configuration ar
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from releasekb import translations
 from releasekb.catalog import Catalog
-from releasekb.cjk import is_all_han
-from releasekb.dataset import ValidatedData
 from releasekb.i18n import LANGUAGES
 from releasekb.pipeline import load_knowledge_base
 from releasekb.render import render_language
@@ -76,16 +73,6 @@ def generate(
     return pages
 
 
-def search_words(data: ValidatedData) -> list[str]:
-    """Chinese terms to keep whole when jieba segments pages for search: the glossary's and
-    the area names' short terms (2 to 4 characters, like 自动求导). Longer compounds such as
-    分布式自动求导 stay split, so a search for either of their parts still finds them;
-    Material's search matches whole tokens only."""
-    candidates = [term.zh for term in data.project.glossary]
-    candidates += [part for name in data.project.areas.values() for part in re.split(r"[与、，\s]+", name.zh)]
-    return sorted({word for word in candidates if 2 <= len(word) <= 4 and is_all_han(word)})
-
-
 @dataclass(frozen=True)
 class Target:
     """Where one language's pages go: a build generates for one target at a time."""
@@ -102,7 +89,6 @@ class Generated:
 
     target: Target
     fingerprint: str  # of the data it was generated from (data_fingerprint)
-    search_words: list[str]  # see search_words
     pages: frozenset[str]  # paths inside a language tree; every language has the same ones
     dropped_pages: bool = False  # pages generated before in this process are gone now
     catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
@@ -124,15 +110,8 @@ def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> 
         pages = generate(knowledge_base.catalog, docs_root, site_url, [lang])
         tree = frozenset(path.removeprefix(f"{lang}/") for path in pages)
         dropped = _generated is not None and _generated.target == target and not _generated.pages <= tree
-        words = search_words(knowledge_base.data)
-        _generated = Generated(target, fingerprint, words, tree, dropped, knowledge_base.catalog)
+        _generated = Generated(target, fingerprint, tree, dropped, knowledge_base.catalog)
     return _generated
-
-
-def searches_chinese(config) -> bool:
-    """Whether this build's search index is for Chinese (its search `lang` has zh)."""
-    search = config.plugins.get("search") or config.plugins.get("material/search")
-    return search is not None and "zh" in (search.config.lang or [])
 
 
 def build_language(config) -> str:

@@ -4,8 +4,8 @@ Each language is its own MkDocs build (mkdocs.yml for English, mkdocs.zh.yml for
 with its own search index. on_config validates the data and writes the generated pages of
 the build's language before MkDocs collects files (once per data version: `releasekb build`
 generates them before starting the language builds), and asks `mkdocs serve` to watch the
-data folder. Generated pages are written as HTML (see render.py): on_page_markdown and
-on_page_content hand that HTML to MkDocs instead of converting it. The other events add the
+data folder. Generated pages are written as HTML (see render.py): on_page_markdown hands
+that HTML to MkDocs instead of converting it. The other events add the
 files both languages share (docs/assets) and point the language switcher, the hreflang links
 and the sitemap at the same page in the other language. Everything else lives in plain
 modules that the tests call directly.
@@ -13,6 +13,7 @@ modules that the tests call directly.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
@@ -26,16 +27,15 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from releasekb import progress, publish
-from releasekb.generate import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once, searches_chinese
-from releasekb.i18n import DEFAULT_LANGUAGE, interface_strings, url_prefix
+from releasekb import progress, publish, search
+from releasekb.generate import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once
+from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
 from releasekb.problems import DataError
-from releasekb.render import not_found_page, outline
-from releasekb.segmentation import CachedSegmenter
+from releasekb.render import Outline, not_found_page, outline
 from releasekb.urls import relative_site_url
 
 
-@event_priority(100)  # before the search plugin reads its configuration
+@event_priority(100)  # before the other plugins read the configuration
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     data_dir = data_dir_of(config)
     for watched in [data_dir, *(docs_root(config) / name for name in SHARED_DOCS)]:
@@ -59,7 +59,15 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.site_description = strings["site_description"].format(product=generated.catalog.product_name[lang])
     if root_url and lang != DEFAULT_LANGUAGE:
         config.site_url = urljoin(root_url, url_prefix(lang))  # canonical URLs under /zh/
-    _segment_chinese(config, generated.search_words)
+    # read by docs/overrides/main.html (the search box's settings) and 404.html (every language's)
+    hints = {other: search.search_hint(generated.catalog, other) for other in LANGUAGES}
+    config.extra["releasekb_search"] = {
+        "worker": search.SEARCH_WORKER,
+        "hint": hints[lang],
+        "hints": hints,
+        "without_js": strings["search_without_js"],
+        "features": strings["nav_features"],
+    }
     global _html_pages
     _html_pages = generated.pages
     progress.start(lang)
@@ -70,22 +78,16 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 _html_pages: frozenset[str] = frozenset()
 
 
-def _segment_chinese(config: MkDocsConfig, words: list[str]) -> None:
-    """Material's search plugin segments Han text with jieba whenever jieba is importable, in
-    every language's index. Only an index whose search `lang` has zh needs it, and gets a
-    segmenter that remembers the last build's answers (segmentation.py); the English one would
-    load jieba's dictionary for the few Chinese names it holds, which its English search cannot
-    match anyway."""
-    from material.plugins.search import plugin as material_search
-
-    global _segmenter
-    _segmenter = CachedSegmenter(words) if searches_chinese(config) else None
-    if hasattr(material_search, "jieba"):  # the module global Material checks before segmenting
-        material_search.jieba = _segmenter
-
-
-# The Chinese search index's segmenter in the build under way (None for other languages).
-_segmenter: CachedSegmenter | None = None
+def on_pre_build(config: MkDocsConfig) -> None:
+    """Material's search plugin keeps its search box; Pagefind indexes the pages (search.py).
+    Installed after Material's on_config, which makes a new index for every build."""
+    material = config.plugins.get("material/search")
+    if material is None or not material.config.enabled:
+        return  # no search box: nothing to index
+    lang = build_language(config)
+    generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
+    material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
+    material.search_index = search.feed_for(lang).prepare(generated.catalog, material_config)
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -97,6 +99,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
                 uri = path.relative_to(root).as_posix()
                 files.append(File(uri, str(root), config.site_dir, config.use_directory_urls))
     progress.total(len(files.documentation_pages()))
+    search.feed_for(build_language(config)).keep_only({file.src_uri for file in files.documentation_pages()})
     return files
 
 
@@ -157,10 +160,8 @@ def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dic
 
 
 def on_post_build(config: MkDocsConfig) -> None:
-    """The machine-readable outputs (JSON API, badges, objects.inv, feed) of this language;
-    the search index's segmentations are kept for the next build."""
-    if _segmenter is not None:
-        _segmenter.save()
+    """The machine-readable outputs (JSON API, badges, objects.inv, feed) and the search index
+    of this language."""
     lang = build_language(config)
     generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
     for path, content in publish.outputs(generated.catalog, lang, config.extra["releasekb_root_url"]).items():
@@ -169,35 +170,47 @@ def on_post_build(config: MkDocsConfig) -> None:
             continue  # unchanged: `serve` must not see a write
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
+    material = config.plugins.get("material/search")
+    if material is not None and material.config.enabled:
+        try:
+            search.feed_for(lang).write_index(Path(config.site_dir))
+        except RuntimeError as error:
+            raise PluginError(f"search index: {error}") from None
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """A generated page is HTML already: keep it for on_page_content and give MkDocs only its
-    title, as a Markdown heading, so MkDocs names the page exactly as it names any page."""
+    """A generated page is HTML already: MkDocs takes it as the page's content unconverted
+    (_render_generated) and keeps only its title as the page's Markdown."""
     if page.file.src_uri not in _html_pages:
         return markdown
-    page.releasekb_outline = outline(markdown)
-    page.releasekb_html = markdown
-    # Punctuation as character references, which Markdown keeps as the characters: a title
-    # such as "`__init__` hooks" must not turn into emphasis.
-    return "# " + _PUNCTUATION.sub(lambda m: f"&#{ord(m[0])};", page.releasekb_outline.title)
+    page_outline = outline(markdown)
+    # MkDocs' Page.render builds a new Markdown converter, with every extension, for each page:
+    # that was most of what a generated page cost MkDocs, for HTML with nothing to convert.
+    page.render = functools.partial(_render_generated, page, markdown, page_outline)
+    return "# " + markdown_title(page_outline.title)
+
+
+def markdown_title(title: str) -> str:
+    """The page title MkDocs makes of the heading `# title`, as HTML: punctuation as character
+    references, which Markdown keeps as the characters (a title such as "`__init__` hooks"
+    must not turn into emphasis), whitespace collapsed. Rendered titles have no line breaks;
+    tests/test_render.py checks the result against MkDocs' own conversion."""
+    return " ".join(_PUNCTUATION.sub(lambda m: f"&#{ord(m[0])};", title).split())
 
 
 _PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
 
 
-def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """The generated page's own HTML, with the table of contents and anchors it has."""
-    page_html = getattr(page, "releasekb_html", None)
-    if page_html is None:
-        return html
-    page.toc = get_toc(page.releasekb_outline.toc_tokens)
-    page.present_anchor_ids = set(page.releasekb_outline.anchor_ids)
-    # MkDocs found links only in the title it converted (its ¶ link), which is not on the page;
-    # the links of generated pages are checked by the tests (tests/test_links.py).
+def _render_generated(page: Page, page_html: str, page_outline: Outline, config: MkDocsConfig, files: Files) -> None:
+    """Page.render for a generated page: what converting its Markdown would have told MkDocs
+    (content, title, table of contents, anchors), read from its HTML."""
+    page.content = page_html
+    page._title_from_render = markdown_title(page_outline.title)
+    page.toc = get_toc(page_outline.toc_tokens)
+    page.present_anchor_ids = set(page_outline.anchor_ids)
+    # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
     page.links_to_anchors = {}
-    page.releasekb_html = page.releasekb_outline = None  # a site's worth of pages stays out of memory
-    return page_html
+    del page.render  # Page.render again; the page's HTML is held once, as its content
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:

@@ -54,7 +54,11 @@ def escape_text(value: object) -> Markup:
     `backtick` spans shown as code."""
     if isinstance(value, Markup):
         return value
-    text = re.sub(r"\s+", " ", str(value))  # a newline in data must not end a table row
+    text = str(value)
+    if _needs_no_change(text):
+        return Markup(text)  # most printed values: pages print hundreds of thousands
+    if "  " in text or not text.isprintable():  # any whitespace but single spaces (see below)
+        text = _WHITESPACE_RUN.sub(" ", text)  # a newline in data must not end a table row
     parts = text.split("`")
     if len(parts) % 2 == 0:  # an unmatched backtick is just a character
         parts = [text]
@@ -65,9 +69,39 @@ def escape_text(value: object) -> Markup:
     return Markup("".join(out))
 
 
-# The headings templates write (macros.html.j2's `heading`, and the page's <h1>), and any id.
+def _needs_no_change(text: str) -> bool:
+    """Whether escape_text leaves `text` as it is: no markup character, no backtick and no
+    whitespace but single spaces (any other whitespace character is not printable). Six times
+    as fast as a regular expression."""
+    return (
+        text.isprintable()
+        and "  " not in text
+        and "&" not in text
+        and "<" not in text
+        and ">" not in text
+        and "`" not in text
+    )
+
+
+# Whitespace that is not one space between words: the spaces between words make no match.
+_WHITESPACE_RUN = re.compile(r"\s{2,}|[^\S ]")
+
+
+def _finalize(value: object) -> str:
+    """Every printed value, for the environment: escape_text's HTML. Text that needs no change,
+    not even its quotes, stays a plain string: autoescape's own escaping then leaves it as it
+    is, where a Markup made here would be made again there (twice the cost, for most values)."""
+    if type(value) is int:
+        return str(value)
+    if type(value) is str and _needs_no_change(value) and '"' not in value and "'" not in value:
+        return value
+    return escape_text(value)
+
+
+# The headings templates write (`heading`, and the page's <h1>), and any id (an `id="` after a
+# space: searched for without the space, the expression scans a page several times as fast).
 _HEADING = re.compile(r'<h([1-6])(?: id="([^"]*)")?>(.*?)(?:<a class="headerlink"[^>]*>[^<]*</a>)?</h\1>')
-_ID = re.compile(r'\sid="([^"]*)"')
+_ID = re.compile(r'id="([^"]*)"')
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -92,13 +126,28 @@ def outline(page_html: str) -> Outline:
         name = _TAG.sub("", inner)
         ident = html.unescape(match[2] or "")
         tokens.append({"level": level, "id": ident, "name": name, "html": inner, "data-toc-label": "", "children": []})
-    anchors = frozenset(html.unescape(ident) for ident in _ID.findall(page_html))
+    anchors = frozenset(
+        html.unescape(match[1])
+        for match in _ID.finditer(page_html)
+        if page_html[match.start() - 1 : match.start()].isspace()
+    )
     return Outline(title, nest_toc_tokens(tokens), anchors)
 
 
 def attr(value: object) -> Markup:
     """A value for an HTML attribute."""
     return Markup(html.escape(str(value), quote=True))
+
+
+def heading(level: int, text: object, anchor: str) -> Markup:
+    """A section heading with its anchor and the ¶ link the toc extension adds to Markdown
+    headings. A function rather than a macro: a macro call costs Jinja several times as much,
+    and a language's pages have a heading per entry, tens of thousands for a long history."""
+    anchor = attr(anchor)
+    return Markup(
+        f'<h{level} id="{anchor}">{escape_text(text)}'
+        f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
+    )
 
 
 def not_found_page(root_url: str) -> dict:
@@ -140,7 +189,7 @@ def environment() -> jinja2.Environment:
         # finalize escapes every printed value for HTML; autoescape makes macro
         # output Markup, so it is not escaped a second time.
         autoescape=True,
-        finalize=escape_text,
+        finalize=_finalize,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -149,6 +198,9 @@ def environment() -> jinja2.Environment:
         comment_end_string="##}",
         # compiled templates are kept between runs (checked against each template's source)
         bytecode_cache=jinja2.FileSystemBytecodeCache(),
+        # The templates are the package's, read once per process: checking their files' times
+        # at every use cost two system calls per page.
+        auto_reload=False,
     )
     env.filters["attr"] = attr
     return env
@@ -166,9 +218,9 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
     {path inside the language tree: text}."""
     env = environment()
     strings = interface_strings(lang)
-    rendered = {}
+    rendered, badges = {}, {}
     for page in pages(catalog):
-        helpers = _PageHelpers(page.path, lang, strings, site_url)
+        helpers = _PageHelpers(page.path, lang, strings, site_url, badges)
         context = {
             "catalog": catalog,
             "lang": lang,
@@ -176,6 +228,7 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
             "page_path": page.path,
             "paths": _PATHS,
             "svg": svg,
+            "heading": heading,
             **helpers.functions(),
             **page.context,
         }
@@ -217,10 +270,12 @@ def stability_attribute(feature: Feature) -> str:
 
 
 class _PageHelpers:
-    """Link and formatting helpers bound to the page being rendered."""
+    """Link and formatting helpers bound to the page being rendered. `badges` keeps each badge's
+    HTML for the next pages of the same language and catalog: they show tens of thousands."""
 
-    def __init__(self, path: str, lang: str, strings: dict[str, str], site_url: str):
+    def __init__(self, path: str, lang: str, strings: dict[str, str], site_url: str, badges: dict | None = None):
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
+        self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
 
     def functions(self) -> dict:
         return {
@@ -244,6 +299,9 @@ class _PageHelpers:
             "stability_attribute": stability_attribute,
             "check_command": check_command,
             "event_text": self.event_text,
+            "translation_note": self.translation_note,
+            "entry_links": self.entry_links,
+            "migration": self.migration,
         }
 
     def href(self, to_path: str, anchor: str = "") -> Markup:
@@ -270,30 +328,40 @@ class _PageHelpers:
     def badge(self, level) -> Markup:
         if level is None:
             return Markup("")
-        return Markup(
-            f'<span class="rkb-badge rkb-level-{attr(level.key)}" title="{attr(level.description[self.lang])}">'
-            f"{escape_text(level.name[self.lang])}</span>"
-        )
+        key = ("level", level.key)
+        if key not in self.badges:
+            self.badges[key] = Markup(
+                f'<span class="rkb-badge rkb-level-{attr(level.key)}" title="{attr(level.description[self.lang])}">'
+                f"{escape_text(level.name[self.lang])}</span>"
+            )
+        return self.badges[key]
 
     def short_badge(self, level) -> Markup:
         """A badge without the level's description: for long tables, whose legend explains it."""
         if level is None:
             return Markup("")
-        return Markup(
-            f'<span class="rkb-badge rkb-level-{attr(level.key)}">{escape_text(level.name[self.lang])}</span>'
-        )
+        key = ("short", level.key)
+        if key not in self.badges:
+            self.badges[key] = Markup(
+                f'<span class="rkb-badge rkb-level-{attr(level.key)}">{escape_text(level.name[self.lang])}</span>'
+            )
+        return self.badges[key]
 
     def change_badge(self, kind: str) -> Markup:
-        return Markup(
-            f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
-        )
+        key = ("change", kind)
+        if key not in self.badges:
+            self.badges[key] = Markup(
+                f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
+            )
+        return self.badges[key]
 
     def entry_level(self, entry: Entry | None) -> Markup:
         """An entry's level badge, saying which announcement stated it when not its release's own:
         'Experimental (stated in the 1.5 announcement)'. Empty without a level."""
         if entry is None or entry.level is None:
             return Markup("")
-        return self.badge(entry.level) + self.provenance(entry)
+        badge = self.badge(entry.level)
+        return badge + self.provenance(entry) if entry.level_stated_by else badge
 
     def provenance(self, entry: Entry, short: bool = False) -> Markup:
         """' (stated in the 1.5 announcement)' for a borrowed level, else nothing."""
@@ -308,7 +376,8 @@ class _PageHelpers:
         """What a release published about a feature, for tables: its level, or for a change its kind."""
         if entry.level is None:
             return self.change_badge(entry.kind)
-        return self.short_badge(entry.level) + self.provenance(entry, short=True)
+        badge = self.short_badge(entry.level)
+        return badge + self.provenance(entry, short=True) if entry.level_stated_by else badge
 
     def current_level(self, feature: Feature) -> Markup:
         """A feature's current level for tables, empty when only changes mention it."""
@@ -319,6 +388,33 @@ class _PageHelpers:
         """A feature's current level, or, when only changes mention it, the kind of the latest."""
         entry = feature.level_entry
         return self.status_badge(entry) if entry else self.change_badge(feature.latest.kind)
+
+    def entry_links(self, entry: Entry) -> Markup:
+        """An entry's API names and links, a paragraph each (none for what it has none of)."""
+        paragraphs = []
+        if entry.apis:
+            names = ", ".join(f"<code>{escape_text(api)}</code>" for api in entry.apis)
+            paragraphs.append(f"<p><strong>{escape_text(self.strings['apis'])}:</strong> {names}</p>\n")
+        if entry.links:
+            links = " · ".join(
+                f'<a href="{attr(link.url)}">{escape_text(self.strings[link.label_key])}</a>' for link in entry.links
+            )
+            paragraphs.append(f"<p><strong>{escape_text(self.strings['links'])}:</strong> {links}</p>\n")
+        return Markup("".join(paragraphs))
+
+    def migration(self, text: str) -> Markup:
+        """A change's migration advice, as an admonition."""
+        return Markup(
+            f'<div class="admonition tip">\n<p class="admonition-title">{escape_text(self.strings["migration"])}</p>\n'
+            f"<p>{escape_text(text)}</p>\n</div>\n"
+        )
+
+    def translation_note(self, item) -> Markup:
+        """On a release or an entry whose translation in this language may be out of date (its
+        English text changed since it was reviewed), a note saying so; else nothing."""
+        if self.lang not in item.stale_languages:
+            return Markup("")
+        return Markup(f'<p class="rkb-outdated">{escape_text(self.strings["translation_outdated"])}</p>\n')
 
     def event_text(self, event) -> Markup:
         """'promoted from Experimental to Stable' and the like, in this language."""

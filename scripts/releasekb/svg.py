@@ -95,16 +95,17 @@ def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
     return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, f"{title}. {description}", body)
 
 
-def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, str]) -> Markup:
+def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
     """A line through the releases where the feature (or a part of it) appears, with a marker
     for each; '…' marks releases in between that did not mention it. Only those releases are
     drawn, so the chart grows with the feature's own history, never with the whole catalog."""
-    events_by_release = {}
+    events_by_release, shown = {}, {}
     for event in feature.timeline:
         events_by_release.setdefault(event.release.version, []).append(event)
-    own = {entry.release.version for entry in feature.entries}
-    releases = [r for r in catalog.releases if r.version in events_by_release or r.version in own]
-    position = {id(r): i for i, r in enumerate(catalog.releases)}
+        shown[event.release.version] = event.release
+    for entry in feature.entries:
+        shown[entry.release.version] = entry.release
+    releases = sorted(shown.values(), key=lambda release: release.order)
     step = 120
     width = 40 + step * (len(releases) - 1) + 80
     height = 92
@@ -113,7 +114,7 @@ def timeline(feature: Feature, catalog: Catalog, lang: str, strings: dict[str, s
     for i, release in enumerate(releases):
         x = 40 + i * step
         version = escape(release.version)
-        if i and position[id(release)] - position[id(releases[i - 1])] > 1:
+        if i and release.order - releases[i - 1].order > 1:
             parts.append(f'<text class="rkb-svg-text" x="{x - step // 2}" y="38" text-anchor="middle">…</text>')
         events = events_by_release.get(release.version, [])
         entry = feature.entry_in(release)

@@ -1,0 +1,372 @@
+"""Stage 6b, search: each language's search index, made by Pagefind from the pages' text.
+
+Why Pagefind: Material's own search sends every reader the whole index of their language
+(12.8 MB in English at 80 releases x 60 entries) and builds a lunr index from it in the browser
+before it answers anything. Pagefind splits its index into fragments: a first query downloads
+what that query needs, about the same bytes whatever the history's size. Its extended binary
+(`pagefind[extended]`) splits Chinese into words at index time; the worker splits Chinese
+queries with the same words (see han_words), so jieba is no longer needed for our search.
+
+What readers keep: Material's search box, its results list, keyboard shortcuts and `?h=`
+highlighting. Material lets a site bring its own search worker (its `__config.search`): ours,
+docs/assets/releasekb-search.js, answers Material's messages from Pagefind. Material's search
+plugin stays configured (the header shows the box only when it is), but `PagefindFeed` stands
+in for its index: Material hands it every page after rendering, and writes the small index file
+it returns (the highlighter's settings and ours, no pages) where its box fetches it.
+
+Each language build writes its own bundle (site/pagefind/, site/zh/pagefind/), so a query only
+ever loads its page's language. Filters (level, release, area) come from the catalog.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import html
+import json
+import os
+import posixpath
+import re
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from releasekb.catalog import Catalog
+from releasekb.cjk import HAN, is_all_han
+from releasekb.i18n import interface_strings
+from releasekb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
+
+# The filters a query can name ("rpc level:beta"), with the interface string that names each
+# in a language: a reader may type the English key or their language's word (级别:beta).
+FILTERS = {"level": "col_level", "release": "col_release", "area": "area"}
+# Results whose text the worker loads for one query: each costs a fragment download (a few KB),
+# so a broad query stays as cheap as a narrow one; the rest are counted, and the last item says
+# how to narrow the search. Ten is what Material shows before the reader scrolls.
+RESULTS_SHOWN = 10
+# The Han words of a language's index, for the worker to split Chinese queries the way the index
+# was split (see han_words): beside the bundle's own files.
+HAN_WORDS_FILE = "releasekb-han-words.json"
+# Pagefind's own user interfaces: Material's box and our worker replace them.
+_UNUSED_BUNDLE_FILES = re.compile(r"pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)")
+_ESCAPED_COMMA = "\\,"
+# Material's permalink after each heading: not part of the heading's text in results.
+_HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
+# Material's mark for parts of a page its search leaves out, as Pagefind spells it.
+_EXCLUDED = re.compile(r"\sdata-search-exclude\b")
+
+
+@dataclass(frozen=True)
+class SearchDocument:
+    """One page as Pagefind indexes it: its text, title and filter values."""
+
+    url: str  # inside the language's site, "features/torch-fft/"
+    title: str
+    content_html: str
+    filters: tuple[tuple[str, str], ...] = ()
+
+    def html(self, lang: str) -> str:
+        # Pagefind reads "name:value" and splits several at commas: a comma in a value is escaped.
+        filters = "".join(
+            f'<span data-pagefind-filter="{name}:{html.escape(value.replace(",", _ESCAPED_COMMA))}"></span>'
+            for name, value in self.filters
+        )
+        return (
+            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(self.title)}</title>'
+            f'</head><body><main data-pagefind-body><span data-pagefind-meta="title:{html.escape(self.title)}"></span>'
+            f"{_EXCLUDED.sub(' data-pagefind-ignore', _HEADERLINK.sub('', self.content_html))}{filters}"
+            "</main></body></html>"
+        )
+
+
+def page_filters(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """{generated page path: its filter values}, for the release and feature pages (the other
+    pages have none). A value is given both as its key and as its name in the language, so
+    `level:beta` and `级别:测试版` find the same pages."""
+    result: dict[str, tuple[tuple[str, str], ...]] = {}
+    for release in catalog.releases:
+        result[release_path(release.version)] = (("release", release.version),)
+    for feature in catalog.features.values():
+        values = [("area", feature.area.key), ("area", feature.area.name[lang])]
+        if feature.level:
+            values += [("level", feature.level.key), ("level", feature.level.name[lang])]
+        values += [("release", version) for version in dict.fromkeys(r.version for r in feature.releases)]
+        result[feature_path(feature.id)] = tuple(dict.fromkeys(values))
+    return result
+
+
+def worker_settings(catalog: Catalog, lang: str) -> dict:
+    """What the search worker needs besides the index: where the bundle is (relative to the
+    worker), the filters' names, and the strings it shows."""
+    strings = interface_strings(lang)
+    return {
+        "lang": lang,
+        "bundle": posixpath.relpath(SEARCH_BUNDLE, posixpath.dirname(SEARCH_WORKER)) + "/",
+        "han_words": HAN_WORDS_FILE,
+        "filters": {name: sorted({name, strings[key].lower()}) for name, key in FILTERS.items()},
+        "shown": RESULTS_SHOWN,
+        "more_url": page_url(FEATURES_INDEX),
+        "strings": {key: strings[key] for key in _WORKER_STRINGS},
+        # A query of filters alone is a list of features: the features index shows it, with its
+        # own filters (?stability=beta&release=1.5&area=mobile), by key.
+        "features_filters": {"level": "stability", "release": "release", "area": "area"},
+        "keys": {
+            "level": {value: level.key for level in catalog.levels.values() for value in (level.key, level.name[lang])},
+            "area": {value: area.key for area in catalog.areas.values() for value in (area.key, area.name[lang])},
+            "release": {release.version: release.version for release in catalog.releases},
+        },
+    }
+
+
+_WORKER_STRINGS = ("search_more_title", "search_more_text", "search_unknown_filter", "search_filters_only_title")
+_WORKER_STRINGS += ("search_filters_only_text",)
+
+
+def search_hint(catalog: Catalog, lang: str) -> str:
+    """The search box's prompt, with filters the reader can type taken from this site's data."""
+    strings = interface_strings(lang)
+    levels = [key for key, level in catalog.levels.items() if level.rank is not None] or list(catalog.levels)
+    examples = {
+        "level": levels[min(1, len(levels) - 1)],  # the second most stable level: "beta" rather than "stable"
+        "release": catalog.releases[-1].version if catalog.releases else "1.0",
+        "area": next(iter(catalog.areas), "core"),
+    }
+    return strings["search_hint"].format(
+        **{name: f"{strings[FILTERS[name]].lower()}:{value}" for name, value in examples.items()}
+    )
+
+
+class PagefindFeed:
+    """Stands in for Material's search index (the two methods its search plugin calls): keeps
+    each rendered page's text for Pagefind and gives Material a small index file without pages.
+
+    One feed per language lives as long as its build process: under `serve`, a dirty build
+    renders only the pages that changed, and the feed keeps every other page's text from the
+    builds before (pages the site no longer has are dropped, see keep_only)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.material_config: dict = {}
+        self.settings: dict = {}
+        self.filters: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.documents: dict[str, SearchDocument] = {}  # by source file
+        self.background = BackgroundIndexer()
+
+    def prepare(self, catalog: Catalog, material_config: dict) -> PagefindFeed:
+        """Ready for a build of this catalog; returns the feed, for Material's plugin."""
+        self.material_config = material_config
+        self.settings = worker_settings(catalog, self.lang)
+        self.filters = page_filters(catalog, self.lang)
+        return self
+
+    def keep_only(self, sources: set[str]) -> None:
+        """Forget the pages a build no longer has (by source file: 'releases/1.7.md')."""
+        for source in set(self.documents) - sources:
+            del self.documents[source]
+
+    def add_entry_from_context(self, page) -> None:
+        # Pages that repeat other pages (lists, redirects) say `search: {exclude: true}` in their
+        # front matter, as Material's search reads it; parts of pages say data-search-exclude.
+        if (page.meta.get("search") or {}).get("exclude") or page.content is None:
+            self.documents.pop(page.file.src_uri, None)
+            return
+        title = html.unescape(re.sub(r"<[^>]+>", "", page.title or ""))
+        filters = self.filters.get(page.file.src_uri, ())
+        self.documents[page.file.src_uri] = SearchDocument(page.url, title, page.content, filters)
+
+    def generate_search_index(self, previous=None) -> str:
+        """The file Material's search box fetches before it starts its worker."""
+        config = {**self.material_config, "releasekb": self.settings}
+        return json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
+
+    def write_index(self, site_dir: Path) -> None:
+        """Index this language's pages into site_dir/pagefind: at once, or, for a dirty build
+        under `serve` (see index_in_background), after the build, while the page reloads."""
+        documents = sorted(self.documents.values(), key=lambda document: document.url)
+        if _in_background:
+            self.background.request(documents, self.lang, site_dir / SEARCH_BUNDLE)
+        else:
+            self.background.wait()  # an earlier run must not install its bundle over this one
+            index(documents, self.lang, site_dir / SEARCH_BUNDLE)
+
+
+# The feed of each language built in this process.
+_feeds: dict[str, PagefindFeed] = {}
+# Whether the builds that follow index in the background (set by build.py for dirty builds).
+_in_background = False
+
+
+def feed_for(lang: str) -> PagefindFeed:
+    if lang not in _feeds:
+        _feeds[lang] = PagefindFeed(lang)
+    return _feeds[lang]
+
+
+def index_in_background(background: bool) -> None:
+    """Set by the builder before each build: a dirty build under `serve` indexes in the
+    background, so the reload never waits for search; every other build indexes before it ends."""
+    global _in_background
+    _in_background = background
+
+
+def pagefind_executable() -> Path:
+    """The extended Pagefind binary (the one that segments Chinese), from `pagefind[extended]`."""
+    try:
+        from pagefind_bin_extended import get_executable
+    except ImportError:
+        raise RuntimeError(
+            "search needs Pagefind's extended binary: pip install 'pagefind[extended]' (see pyproject.toml)"
+        ) from None
+    return Path(get_executable())
+
+
+def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
+    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole)."""
+    with tempfile.TemporaryDirectory(prefix="releasekb-search-") as tmp:
+        pages_dir = Path(tmp) / "pages"
+        for document in documents:
+            target = pages_dir / document.url / "index.html"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(document.html(lang), encoding="utf-8")
+        pages_dir.mkdir(exist_ok=True)
+        output = Path(tmp) / "bundle"
+        command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"Pagefind failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+        for unused in output.iterdir():
+            if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
+                unused.unlink()
+        _sort_filter_values(output)
+        words = han_words(output) if any(HAN.search(document.content_html) for document in documents) else []
+        (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+        _install(output, bundle_dir)
+
+
+def _sort_filter_values(bundle: Path) -> None:
+    """Pagefind writes each filter's values in the order of a hash map, which changes from run to
+    run: the same pages would give other files, and two builds of the same sources would differ.
+    Each filter file is written again with its values sorted, under a name made from its bytes,
+    and the files that name it (the language's meta file, then the entry file) follow."""
+    entry_file = bundle / "pagefind-entry.json"
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    for language, info in entry["languages"].items():
+        meta_file = bundle / f"pagefind.{info['hash']}.pf_meta"
+        meta = _read_pagefind(meta_file)
+        filters = meta[3]  # [[name, chunk], ...]; the chunk names filter/<chunk>.pf_filter
+        for pair in filters:
+            chunk_file = bundle / "filter" / f"{pair[1]}.pf_filter"
+            name, values = _read_pagefind(chunk_file)
+            pair[1] = _write_pagefind(bundle / "filter", language, 7, ".pf_filter", [name, sorted(values)])
+            chunk_file.unlink()
+        filters.sort()
+        meta_file.unlink()
+        info["hash"] = _write_pagefind(bundle, language, 10, ".pf_meta", meta, prefix="pagefind.")
+    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+# Pagefind's files are gzipped CBOR after this signature.
+_PAGEFIND_SIGNATURE = b"pagefind_dcd"
+
+
+def _read_pagefind(path: Path):
+    import cbor2
+
+    return cbor2.loads(gzip.decompress(path.read_bytes()).removeprefix(_PAGEFIND_SIGNATURE))
+
+
+def _write_pagefind(folder: Path, language: str, length: int, suffix: str, data, prefix: str = "") -> str:
+    """Write data as Pagefind does; returns the name Pagefind's files refer to it by."""
+    import cbor2
+
+    content = _PAGEFIND_SIGNATURE + cbor2.dumps(data)
+    name = f"{language}_{hashlib.sha256(content).hexdigest()[:length]}"
+    (folder / f"{prefix}{name}{suffix}").write_bytes(gzip.compress(content, mtime=0))
+    return name
+
+
+def han_words(bundle: Path) -> list[str]:
+    """Every Han word of two or more characters that Pagefind's segmenter made of the pages.
+
+    Pagefind splits Chinese into words twice: at index time with its own dictionary, and in the
+    browser with the browser's (which, in Chromium, splits 自动求导 into 自动/求/导 where the
+    index has 自动/求导, so the query finds nothing). The worker asks Pagefind not to split
+    queries and splits them itself, longest word first, with the words the index really has.
+    Pagefind keeps each page's text in its fragment, the words joined by zero-width spaces."""
+    words: set[str] = set()
+    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+        content = json.loads(text[text.index("{") :]).get("content", "")
+        words.update(word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han(word))
+    return sorted(words)
+
+
+_WORD_BREAKS = re.compile(r"[\s\u200b]+")
+
+
+def _install(new: Path, bundle_dir: Path) -> None:
+    """Put a new bundle in place so that a reader searching meanwhile never sees half of it.
+
+    Pagefind names its index files by their content, and a reader's query starts from
+    pagefind-entry.json: the new files go in beside the old ones, then the entry file is
+    replaced in one rename. Files of the bundle before the previous one are removed (a page
+    opened before the last update may still ask for the previous ones)."""
+    bundle_dir.mkdir(parents=True, exist_ok=True)
+    present = _bundle_files(bundle_dir)
+    entry = "pagefind-entry.json"
+    new_files = _bundle_files(new)
+    for relative in sorted(new_files - {entry}):
+        target = bundle_dir / relative
+        if "/" in relative and target.exists():
+            continue  # an index file, named by its content: the same file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(new / relative, target)
+    os.replace(new / entry, bundle_dir / entry)
+    previous = _installed.get(bundle_dir, present)
+    for stale in present - new_files - previous:
+        (bundle_dir / stale).unlink(missing_ok=True)
+    _installed[bundle_dir] = new_files
+
+
+# The files of the bundle this process last put in each folder (the one before, once replaced).
+_installed: dict[Path, set[str]] = {}
+
+
+def _bundle_files(folder: Path) -> set[str]:
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
+
+
+class BackgroundIndexer:
+    """Under `serve`: index after the page has reloaded, one run at a time, always the latest
+    pages (a run asked for while one is under way waits, and only the newest request runs)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._wanted: tuple[list[SearchDocument], str, Path] | None = None
+        self._thread: threading.Thread | None = None
+        self.runs = 0
+
+    def request(self, documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
+        with self._lock:
+            self._wanted = (documents, lang, bundle_dir)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="releasekb-search", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                wanted, self._wanted = self._wanted, None
+                if wanted is None:
+                    return
+            try:
+                index(*wanted)
+                self.runs += 1
+            except (OSError, RuntimeError) as error:
+                print(f"search index not updated: {error}", flush=True)
+
+    def wait(self) -> None:
+        thread = self._thread
+        if thread is not None:
+            thread.join()

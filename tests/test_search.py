@@ -1,0 +1,166 @@
+"""Search (releasekb/search.py): what Pagefind indexes, the filters, and how a new index is put
+in place under readers. The searches themselves, in Chromium, are in test_browser.py."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
+from releasekb import search
+from releasekb.search import SearchDocument, index, page_filters, search_hint
+
+
+def document(url: str, words: str, filters=()) -> SearchDocument:
+    return SearchDocument(url, url.strip("/").title(), f"<h1>{url}</h1><p>{words}</p>", tuple(filters))
+
+
+def entry_hashes(bundle: Path) -> set[str]:
+    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    return {language["hash"] for language in entry["languages"].values()}
+
+
+def test_the_entry_file_always_names_files_that_are_there(tmp_path):
+    """A reader's query starts from pagefind-entry.json: after every update, the index it names
+    is complete, and the files of the index before it are still there for pages opened earlier."""
+    bundle = tmp_path / "pagefind"
+    generations = []  # each index's own files, as it writes them into an empty folder
+    for number, words in enumerate(("apple banana", "cherry damson", "elder fig")):
+        documents = [document("fruit/", words), document("more/", words + " more")]
+        index(documents, "en", bundle)
+        hashes = entry_hashes(bundle)
+        assert all((bundle / f"pagefind.{h}.pf_meta").is_file() for h in hashes)
+        alone = tmp_path / f"alone-{number}"
+        index(documents, "en", alone)
+        generations.append({p.relative_to(alone).as_posix() for p in alone.rglob("*.pf_*")})
+    present = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*.pf_*")}
+    assert generations[2] | generations[1] <= present  # the newest and the one before
+    assert not (generations[0] - generations[1] - generations[2]) & present  # older ones removed
+    assert generations[0] - generations[1] - generations[2]  # (there were some to remove)
+
+
+def test_pagefinds_own_interfaces_are_not_shipped(tmp_path):
+    index([document("a/", "words")], "en", tmp_path / "pagefind")
+    names = {path.name for path in (tmp_path / "pagefind").iterdir()}
+    assert "pagefind.js" in names and "pagefind-entry.json" in names
+    assert not {name for name in names if "-ui." in name or "highlight" in name}
+
+
+def test_han_words_are_the_indexes_own_words(tmp_path):
+    bundle = tmp_path / "pagefind"
+    index([SearchDocument("a/", "自动求导", "<h1>分布式自动求导</h1><p>分布式训练与自动求导</p>")], "zh", bundle)
+    words = json.loads((bundle / search.HAN_WORDS_FILE).read_text(encoding="utf-8"))
+    assert words == sorted(words) and all(len(word) > 1 for word in words)
+    assert "求导" in words and "自动" in words  # as Pagefind's segmenter split the text
+    index([document("a/", "only english")], "en", tmp_path / "english")
+    assert json.loads((tmp_path / "english" / search.HAN_WORDS_FILE).read_text(encoding="utf-8")) == []
+
+
+def test_filter_values_in_a_page_are_escaped(tmp_path):
+    text = SearchDocument("a/", "A <b>", "<p>x</p>", (("area", 'one, "two"'),)).html("en")
+    assert 'data-pagefind-filter="area:one\\, &quot;two&quot;"' in text
+    assert "<title>A &lt;b&gt;</title>" in text
+
+
+def test_material_search_exclusions_become_pagefinds():
+    text = SearchDocument("a/", "A", "<table data-search-exclude><tr><td>x</td></tr></table>").html("en")
+    assert "<table data-pagefind-ignore>" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_filters_give_keys_and_names_for_release_and_feature_pages(real_catalog, lang):
+    filters = page_filters(real_catalog, lang)
+    fft = real_catalog.features["torch-fft"]
+    values = dict.fromkeys(name for name, _ in filters["features/torch-fft.md"])
+    assert list(values) == ["area", "level", "release"]
+    assert ("level", fft.level.key) in filters["features/torch-fft.md"]
+    assert ("level", fft.level.name[lang]) in filters["features/torch-fft.md"]
+    assert filters["releases/1.7.md"] == (("release", "1.7"),)
+    assert len(filters) == len(real_catalog.features) + len(real_catalog.releases)
+
+
+def test_search_prompt_shows_filters_a_reader_can_type(real_catalog):
+    assert search_hint(real_catalog, "en") == (
+        "Type to search; narrow it with level:beta, release:1.7 or area:frontend"
+    )
+    assert "级别:beta" in search_hint(real_catalog, "zh") and "版本:1.7" in search_hint(real_catalog, "zh")
+
+
+def test_background_indexing_runs_the_latest_request_once_after_the_running_one(tmp_path, monkeypatch):
+    started, release = threading.Event(), threading.Event()
+    runs = []
+
+    def slow_index(documents, lang, bundle_dir):
+        runs.append([d.url for d in documents])
+        started.set()
+        release.wait(timeout=30)
+
+    monkeypatch.setattr(search, "index", slow_index)
+    indexer = search.BackgroundIndexer()
+    indexer.request([document("one/", "x")], "en", tmp_path)
+    assert started.wait(timeout=30)
+    indexer.request([document("two/", "x")], "en", tmp_path)  # while the first runs
+    indexer.request([document("three/", "x")], "en", tmp_path)  # supersedes "two"
+    release.set()
+    indexer.wait()
+    assert runs == [["one/"], ["three/"]]
+
+
+def served_search_words(base: str) -> list[str] | None:
+    """The Chinese index's words as `serve` serves them, after checking that the index its entry
+    file names is all there (None if not: a half-written index)."""
+    entry = json.loads(fetch(f"{base}/zh/pagefind/pagefind-entry.json") or "null")
+    if entry is None:
+        return None
+    for language in entry["languages"].values():
+        meta = urllib.request.urlopen(f"{base}/zh/pagefind/pagefind.{language['hash']}.pf_meta", timeout=5)
+        assert meta.status == 200
+    return json.loads(fetch(f"{base}/zh/pagefind/{search.HAN_WORDS_FILE}") or "[]")
+
+
+def test_serve_indexes_an_edit_for_search_after_the_page_shows_it(tmp_path):
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    page = "zh/releases/1.1/"
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log)
+        try:
+            wait_for(lambda: "读取空文件不再崩溃" in fetch(f"{base}/{page}"), 90, "the first build")
+            assert "鲸鱼" not in served_search_words(base)
+            release = project / "releases" / "1.1.yaml"
+            text = release.read_text(encoding="utf-8")
+            edited = text.replace("zh: 读取空文件不再崩溃}", "zh: 读取空文件不再让鲸鱼崩溃}")
+            release.write_text(edited, encoding="utf-8")
+            wait_for(lambda: "鲸鱼" in fetch(f"{base}/{page}"), 60, "the edit to be served")
+            # then search catches up, every index served on the way complete
+            wait_for(lambda: "鲸鱼" in (served_search_words(base) or []), 60, "search to catch up")
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+def test_the_same_pages_give_the_same_index_byte_for_byte(tmp_path):
+    """Pagefind writes filter values in hash-map order, different on every run; search.py sorts
+    them, so two builds of the same sources are identical (and a deploy uploads no change)."""
+    documents = [
+        document(
+            f"page-{i}/",
+            f"word{i % 7} text",
+            [("level", ("beta", "stable", "prototype")[i % 3]), ("area", f"a{i % 5}")],
+        )
+        for i in range(60)
+    ]
+    trees = []
+    for run in ("a", "b", "c"):
+        index(documents, "en", tmp_path / run)
+        trees.append(
+            {
+                p.relative_to(tmp_path / run).as_posix(): p.read_bytes()
+                for p in (tmp_path / run).rglob("*")
+                if p.is_file()
+            }
+        )
+    assert trees[0] == trees[1] == trees[2]
