@@ -19,10 +19,14 @@ const RESULT = 3;
 let settings = null; // search.worker_settings: language, bundle address, filter names, strings
 let pagefind = null; // a promise of the Pagefind module, made on the first query
 let hanWords = null; // a promise of the index's Han words, made on the first Chinese query
-let latest = 0; // the newest query: answers to older ones are dropped, not shown over it
+let latest = 0; // the number of the newest query: answers to older ones are not shown
+// Queries run one at a time, and only the newest waiting one: Material sends one per key press,
+// and "d", "di", "dis" would each search the whole index for nothing while "distributed" waits.
+let pending = null; // the newest query not yet started
+let running = null; // the promise of the loop answering queries, while it runs
 const counts = new BroadcastChannel("releasekb-search-matches"); // to releasekb.js
 
-self.addEventListener("message", async (event) => {
+self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === SETUP) {
     settings = message.data.config.releasekb;
@@ -33,10 +37,20 @@ self.addEventListener("message", async (event) => {
     loadPagefind();
     loadHanWords(); // "[]" where the pages have no Chinese
   } else if (message.type === QUERY) {
-    const query = ++latest;
+    ++latest;
+    pending = message.data;
+    if (!running) running = answerPending();
+  }
+});
+
+async function answerPending() {
+  while (pending !== null) {
+    const text = pending;
+    const query = latest;
+    pending = null;
     let result;
     try {
-      result = await answer(message.data, () => query !== latest);
+      result = await answer(text, () => query !== latest);
     } catch (error) {
       console.error("search failed:", error);
       result = { items: [] };
@@ -47,10 +61,11 @@ self.addEventListener("message", async (event) => {
       // (A channel reaches every page of the site open in the browser: the worker's address
       // tells which language's search answered.)
       const matches = result.matches ?? result.items.length;
-      counts.postMessage({ worker: self.location.href, query: message.data, matches });
+      counts.postMessage({ worker: self.location.href, query: text, matches });
     }
   }
-});
+  running = null;
+}
 
 // Pagefind reads the language from the page's <html lang>; a worker has no page, so Pagefind
 // loads the bundle's one language without splitting queries into words with the browser's
