@@ -81,13 +81,19 @@ _html_pages: frozenset[str] = frozenset()
 def on_pre_build(config: MkDocsConfig) -> None:
     """Material's search plugin keeps its search box; Pagefind indexes the pages (search.py).
     Installed after Material's on_config, which makes a new index for every build."""
-    material = config.plugins.get("material/search")
-    if material is None or not material.config.enabled:
+    material = _material_search(config)
+    if material is None:
         return  # no search box: nothing to index
     lang = build_language(config)
     generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
     material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
     material.search_index = search.feed_for(lang).prepare(generated.catalog, material_config)
+
+
+def _material_search(config: MkDocsConfig):
+    """Material's search plugin when it is on (the search box shows only then), else None."""
+    material = config.plugins.get("material/search")
+    return material if material is not None and material.config.enabled else None
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -170,8 +176,7 @@ def on_post_build(config: MkDocsConfig) -> None:
             continue  # unchanged: `serve` must not see a write
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
-    material = config.plugins.get("material/search")
-    if material is not None and material.config.enabled:
+    if _material_search(config) is not None:
         try:
             search.feed_for(lang).write_index(Path(config.site_dir))
         except RuntimeError as error:
