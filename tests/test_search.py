@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
-from releasekb import search
+from releasekb import afterwards, search
 from releasekb.search import SearchDocument, index, page_filters, search_hint
 
 
@@ -90,24 +90,23 @@ def test_search_prompt_shows_filters_a_reader_can_type(real_catalog):
     assert "级别:beta" in search_hint(real_catalog, "zh") and "版本:1.7" in search_hint(real_catalog, "zh")
 
 
-def test_background_indexing_runs_the_latest_request_once_after_the_running_one(tmp_path, monkeypatch):
+def test_work_after_the_reload_runs_the_latest_request_once_after_the_running_one(tmp_path):
     started, release = threading.Event(), threading.Event()
     runs = []
 
-    def slow_index(documents, lang, bundle_dir):
-        runs.append([d.url for d in documents])
+    def slow_index(name):
+        runs.append(name)
         started.set()
         release.wait(timeout=30)
 
-    monkeypatch.setattr(search, "index", slow_index)
-    indexer = search.BackgroundIndexer()
-    indexer.request([document("one/", "x")], "en", tmp_path)
+    afterwards.later("search index (en)", slow_index, "one")
     assert started.wait(timeout=30)
-    indexer.request([document("two/", "x")], "en", tmp_path)  # while the first runs
-    indexer.request([document("three/", "x")], "en", tmp_path)  # supersedes "two"
+    afterwards.later("search index (en)", slow_index, "two")  # while the first runs
+    afterwards.later("outputs (en)", runs.append, "outputs")
+    afterwards.later("search index (en)", slow_index, "three")  # supersedes "two"
     release.set()
-    indexer.wait()
-    assert runs == [["one/"], ["three/"]]
+    afterwards.wait()
+    assert runs == ["one", "outputs", "three"]
 
 
 def served_search_words(base: str) -> list[str] | None:

@@ -153,7 +153,7 @@ class Entry:
     def __repr__(self) -> str:  # the default would print the whole catalog through `release`
         return f"<Entry {self.release.version}:{self.id}>"
 
-    @property
+    @cached_property  # read for every row of the overviews: tens of thousands of times
     def apis(self) -> tuple[str, ...]:
         """The API names, as pages list them."""
         return tuple(dict.fromkeys(ref.name for ref in self.api_refs))

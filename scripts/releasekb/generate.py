@@ -19,10 +19,13 @@ from pathlib import Path
 
 from releasekb import translations
 from releasekb.catalog import Catalog
+from releasekb.dataset import ValidatedData
 from releasekb.i18n import LANGUAGES
-from releasekb.pipeline import load_knowledge_base
-from releasekb.render import render_language
-from releasekb.urls import GENERATED_PATHS
+from releasekb.incremental import pages_to_render, what_changed
+from releasekb.pages import pages
+from releasekb.pipeline import KnowledgeBase, load_knowledge_base
+from releasekb.render import render_language, render_pages
+from releasekb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
 from releasekb.validate import release_paths
 
 # Beside the docs/<lang>/ trees: folders every language's site gets a copy of.
@@ -43,13 +46,8 @@ def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] 
         for stale in (f for f in files if f.is_file() and f.resolve() not in wanted):
             stale.unlink()
             changed.append(str(stale.relative_to(docs_dir)))
-    for path, text in pages.items():
-        target = docs_dir / path
-        if target.is_file() and target.read_text(encoding="utf-8") == text:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        changed.append(path)
+    _make_folders(docs_dir / path for path in pages)
+    changed += [path for path, text in pages.items() if _write_if_changed(docs_dir / path, text)]
     return changed
 
 
@@ -71,6 +69,53 @@ def generate(
     }
     write_pages(pages, docs_dir, languages)
     return pages
+
+
+@dataclass(frozen=True)
+class _Written:
+    """One language's pages as this process last wrote them, and what they were made from."""
+
+    data: ValidatedData
+    paths: tuple[str, ...]  # every page's path, in the order of pages.pages
+    links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
+
+
+def _generate_language(
+    knowledge_base: KnowledgeBase, docs_dir: Path, site_url: str, lang: str, written: _Written | None
+) -> tuple[frozenset[str], _Written]:
+    """Write one language's pages: after an edit, only the pages that show what it changed
+    (incremental.py), else all of them. Returns every page's path and what was written."""
+    catalog = knowledge_base.catalog
+    page_list = pages(catalog)
+    paths = tuple(page.path for page in page_list)
+    change = None if written is None or written.paths != paths else what_changed(written.data, knowledge_base.data)
+    if change is None:
+        rendered = render_pages(catalog, lang, site_url)
+        write_pages({f"{lang}/{path}": text for path, text in rendered.texts.items()}, docs_dir, [lang])
+        links = rendered.links
+    else:
+        only = pages_to_render(page_list, change.pages, written.links)
+        rendered = render_pages(catalog, lang, site_url, only=only, rows_changed=change.features)
+        _make_folders(docs_dir / lang / path for path in rendered.texts)
+        for path, text in rendered.texts.items():
+            _write_if_changed(docs_dir / lang / path, text)
+        links = {**written.links, **rendered.links}
+    return frozenset(paths) | {FILTER_TEXT_FILE}, _Written(knowledge_base.data, paths, links)
+
+
+def _make_folders(files: Iterable[Path]) -> None:
+    """The folders of these files, each made once: a folder per page cost a system call each,
+    thousands of them at scale, for the few folders the pages are in."""
+    for folder in {file.parent for file in files}:
+        folder.mkdir(parents=True, exist_ok=True)
+
+
+def _write_if_changed(target: Path, text: str) -> bool:
+    """Write text to target (its folder exists) unless it holds that text already."""
+    if target.is_file() and target.read_text(encoding="utf-8") == text:
+        return False
+    target.write_text(text, encoding="utf-8")
+    return True
 
 
 @dataclass(frozen=True)
@@ -97,19 +142,22 @@ class Generated:
 # The pages this process last generated: MkDocs calls the hook's on_config on every build,
 # and `releasekb build` generates before the build starts (to report data problems once).
 _generated: Generated | None = None
+_written: _Written | None = None  # and what they were made from, for the next edit's
 
 
 def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> Generated:
     """Validate and write one language's pages unless this data version is already written
     by this process. Raises DataError on invalid data."""
-    global _generated
+    global _generated, _written
     target = Target(str(data_dir), str(docs_root), site_url, lang)
     fingerprint = data_fingerprint(data_dir)
     if _generated is None or (_generated.target, _generated.fingerprint) != (target, fingerprint):
         knowledge_base = load_knowledge_base(data_dir)
-        pages = generate(knowledge_base.catalog, docs_root, site_url, [lang])
-        tree = frozenset(path.removeprefix(f"{lang}/") for path in pages)
-        dropped = _generated is not None and _generated.target == target and not _generated.pages <= tree
+        same_target = _generated is not None and _generated.target == target
+        tree, _written = _generate_language(
+            knowledge_base, docs_root, site_url, lang, _written if same_target else None
+        )
+        dropped = same_target and not _generated.pages <= tree
         _generated = Generated(target, fingerprint, tree, dropped, knowledge_base.catalog)
     return _generated
 

@@ -253,6 +253,23 @@ def _read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
     return text, []
 
 
+def _parse(text: str) -> yaml.Node | None:
+    """The document's node graph (see _compose). libyaml (PyYAML 6.0.4 and later) stops at a
+    flow nesting depth of its own, 1,000, in its scanner, which reads ahead of the events
+    _compose refuses at MAX_NESTING: such a file is read again with PyYAML's own scanner, so
+    that the curator hears of the first level too deep, where it is."""
+    for parser_class in dict.fromkeys((YamlParser, yaml.SafeLoader)):
+        parser = parser_class(text)
+        try:
+            return _compose(parser)
+        except yaml.MarkedYAMLError as error:
+            if "maximum nesting depth" not in str(error.problem) or parser_class is yaml.SafeLoader:
+                raise
+        finally:
+            parser.dispose()
+    return None  # not reached: the last parser returns or raises
+
+
 def load_document(path: Path, display_path: str | None = None) -> tuple[Document, list[Problem]]:
     """Load one YAML file. Problems (size, encoding, syntax, anchors, nesting, duplicate keys)
     are returned, not raised."""
@@ -262,9 +279,8 @@ def load_document(path: Path, display_path: str | None = None) -> tuple[Document
         return document, problems
     lines = text.splitlines()
     document.first_line = lines[0].strip() if lines else ""
-    parser = YamlParser(text)
     try:
-        node = _compose(parser)
+        node = _parse(text)
     except _Refused as refused:
         line, column = refused.position.line, refused.position.column
         problems.append(Problem(document.display_path, line, column, "(document)", refused.message))
@@ -278,8 +294,6 @@ def load_document(path: Path, display_path: str | None = None) -> tuple[Document
     except yaml.YAMLError as error:
         problems.append(Problem(document.display_path, 1, 1, "(document)", f"YAML syntax: {error}"))
         return document, problems
-    finally:
-        parser.dispose()
     if node is None:
         problems.append(Problem(document.display_path, 1, 1, "(document)", "the file is empty"))
         return document, problems

@@ -27,7 +27,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from releasekb import progress, publish, search
+from releasekb import afterwards, progress, publish, search
 from releasekb.generate import SHARED_DOCS, build_language, data_dir_of, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
 from releasekb.problems import DataError
@@ -167,18 +167,24 @@ def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dic
 
 def on_post_build(config: MkDocsConfig) -> None:
     """The machine-readable outputs (JSON API, badges, objects.inv, feed) and the search index
-    of this language."""
+    of this language; after the page has reloaded, under `serve` (afterwards.py)."""
     lang = build_language(config)
     generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
-    for path, content in publish.outputs(generated.catalog, lang, config.extra["releasekb_root_url"]).items():
-        target = Path(config.site_dir) / path
-        if target.is_file() and target.read_bytes() == content:
-            continue  # unchanged: `serve` must not see a write
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
+    site_dir = Path(config.site_dir)
+    if afterwards.deferring():
+        afterwards.later(
+            f"outputs ({lang})",
+            publish.write_outputs,
+            generated.catalog,
+            lang,
+            config.extra["releasekb_root_url"],
+            site_dir,
+        )
+    else:
+        publish.write_outputs(generated.catalog, lang, config.extra["releasekb_root_url"], site_dir)
     if _material_search(config) is not None:
         try:
-            search.feed_for(lang).write_index(Path(config.site_dir))
+            search.feed_for(lang).write_index(site_dir)
         except RuntimeError as error:
             raise PluginError(f"search index: {error}") from None
 

@@ -13,6 +13,8 @@ Everything is deterministic: the same data gives the same bytes.
 from __future__ import annotations
 
 import html
+import os
+from pathlib import Path
 
 from releasekb import api, apiindex, check_output
 from releasekb.catalog import Catalog, Feature
@@ -50,18 +52,33 @@ def outputs(catalog: Catalog, lang: str, site_url: str) -> dict[str, bytes]:
     return files
 
 
+def write_outputs(catalog: Catalog, lang: str, site_url: str, site_dir: Path) -> None:
+    """Write the outputs of one language into its site: each file whole (a new file renamed over
+    the old, as `serve` may be serving it), and only when its bytes changed."""
+    files = outputs(catalog, lang, site_url)
+    for folder in {(site_dir / path).parent for path in files}:  # once each, not once per badge
+        folder.mkdir(parents=True, exist_ok=True)
+    for path, content in files.items():
+        target = site_dir / path
+        if target.is_file() and target.read_bytes() == content:
+            continue  # unchanged: `serve` must not see a write
+        written = target.with_name(f".{target.name}.new")
+        written.write_bytes(content)
+        os.replace(written, target)
+
+
 def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
-    files = {
-        API_FEATURES: api.to_json(api.features_document(catalog, list(catalog.features.values()), site_url)),
-        API_RELEASES: api.to_json(api.releases_document(catalog, site_url)),
-        API_CHANGELOG: api.to_json(api.changelog_document(catalog, site_url)),
-        API_SCHEMA: api.to_json(api.schema()),
-        apiindex.INDEX_PATH: api.to_json(apiindex.index_document(catalog, site_url)),
-        check_output.SCHEMA_PATH: api.to_json(check_output.schema()),
+    documents = {
+        API_FEATURES: api.features_document(catalog, list(catalog.features.values()), site_url),
+        API_RELEASES: api.releases_document(catalog, site_url),
+        API_CHANGELOG: api.changelog_document(catalog, site_url),
+        API_SCHEMA: api.schema(),
+        apiindex.INDEX_PATH: apiindex.index_document(catalog, site_url),
+        check_output.SCHEMA_PATH: check_output.schema(),
     }
     for release in catalog.releases:
-        files[api_release_path(release.version)] = api.to_json(api.release_document(catalog, release, site_url))
-    return files
+        documents[api_release_path(release.version)] = api.release_document(catalog, release, site_url)
+    return {path: api.to_json(document, compact=True) for path, document in documents.items()}
 
 
 # --------------------------------------------------------------------------- badges

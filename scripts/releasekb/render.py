@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -216,10 +217,41 @@ def compile_templates() -> None:
 def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str, str]:
     """Render every page of one language, and the features index's FILTER_TEXT_FILE:
     {path inside the language tree: text}."""
+    return render_pages(catalog, lang, site_url).texts
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Pages of one language tree, and what each of them links to."""
+
+    texts: dict[str, str]  # {path inside the language tree: text}, FILTER_TEXT_FILE included
+    links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
+
+
+def render_pages(
+    catalog: Catalog,
+    lang: str,
+    site_url: str = "",
+    only: Collection[str] | None = None,
+    rows_changed: Collection[str] | None = None,
+) -> Rendered:
+    """Render the pages of one language (those whose path is in `only`, when given) and
+    FILTER_TEXT_FILE, noting the pages each one links to (incremental.py reads them: a page
+    shows what it links to, so it must be rendered again when one of those changes).
+
+    rows_changed: the features whose rows in the overviews must be rendered again, the rows of
+    the others kept from this process's last render (see `_PageHelpers.row`); None: every row."""
     env = environment()
     strings = interface_strings(lang)
-    rendered, badges = {}, {}
+    texts, links, badges = {}, {}, {}
+    if rows_changed is None:
+        _rows.clear()
+    else:
+        for key in [key for key in _rows if key[-1] in rows_changed]:
+            del _rows[key]
     for page in pages(catalog):
+        if only is not None and page.path not in only:
+            continue
         helpers = _PageHelpers(page.path, lang, strings, site_url, badges)
         context = {
             "catalog": catalog,
@@ -232,10 +264,11 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
             **helpers.functions(),
             **page.context,
         }
-        rendered[page.path] = env.get_template(page.template).render(context)
-    texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
-    rendered[FILTER_TEXT_FILE] = json.dumps(texts, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return rendered
+        texts[page.path] = env.get_template(page.template).render(context)
+        links[page.path] = frozenset(helpers.linked)
+    filter_texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
+    texts[FILTER_TEXT_FILE] = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Rendered(texts, links)
 
 
 def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
@@ -269,6 +302,11 @@ def stability_attribute(feature: Feature) -> str:
     return " ".join(f"{entry.release.version}={entry.status_key}" for entry in feature.entries)
 
 
+# The overviews' rows of one feature each, by (site_url, language, page path, feature id): under
+# `serve`, an edit renders again the rows of the features it changed, not the thousands of others.
+_rows: dict[tuple[str, str, str, str], Markup] = {}
+
+
 class _PageHelpers:
     """Link and formatting helpers bound to the page being rendered. `badges` keeps each badge's
     HTML for the next pages of the same language and catalog: they show tens of thousands."""
@@ -276,6 +314,7 @@ class _PageHelpers:
     def __init__(self, path: str, lang: str, strings: dict[str, str], site_url: str, badges: dict | None = None):
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
+        self.linked: set[str] = set()  # the pages this page links to
 
     def functions(self) -> dict:
         return {
@@ -302,9 +341,19 @@ class _PageHelpers:
             "translation_note": self.translation_note,
             "entry_links": self.entry_links,
             "migration": self.migration,
+            "row": self.row,
         }
 
+    def row(self, feature_id: str, macro, *args) -> Markup:
+        """macro(*args): a row of an overview that shows only this feature's own data (its
+        entries), kept while the feature is unchanged (see render_pages)."""
+        key = (self.site_url, self.lang, self.path, feature_id)
+        if key not in _rows:
+            _rows[key] = Markup(macro(*args))
+        return _rows[key]
+
     def href(self, to_path: str, anchor: str = "") -> Markup:
+        self.linked.add(to_path)
         return attr(relative_url(self.path, to_path) + (f"#{anchor}" if anchor else ""))
 
     def upgrade_href(self, old: str, new: str) -> Markup:
@@ -313,6 +362,7 @@ class _PageHelpers:
 
     def redirect_href(self, to_path: str, suffix: str) -> Markup:
         """A link to a page with a query or an anchor ('?from=1.4&to=1.7')."""
+        self.linked.add(to_path)
         return attr(relative_url(self.path, to_path) + suffix)
 
     def permalink(self, to_path: str) -> str:
