@@ -5,27 +5,35 @@ edited, not for those: at 80 releases they took longer than the page itself.
 One thread per process runs the jobs, one at a time, each kind's newest only: a save made while
 the index of the one before is being written waits for it, then indexes once. Each job writes
 its files whole (a new file renamed over the old one), so the server never serves half a file.
-Every other build (`build`, serve's first and whole builds) does this work before it ends.
+A whole build under `serve` (its first, and after a configuration change) is built in a staging
+folder and then moved into place: its jobs are held until then (`release`), and write into the
+served folder; dropped if the build failed. `releasekb build` does this work before it ends.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 _lock = threading.Lock()
 _wanted: dict[str, tuple[Callable, tuple]] = {}  # {kind: (job, its arguments)}, oldest request first
 _thread: threading.Thread | None = None
 _deferring = False
+_held = False  # jobs wait for release(): their build's folder is not in place yet
 
 
-def defer(deferring: bool) -> None:
-    """Set by the builder before each build: True for a dirty build under `serve`. A build that
-    does not defer first waits for the jobs still running, so none writes over its files."""
-    global _deferring
-    _deferring = deferring
-    if not deferring:
+def defer(deferring: bool, *, hold: bool = False) -> None:
+    """Set by the builder before each build: whether its jobs run after it (under `serve`), and
+    whether they wait for release(). A whole build first waits for the jobs still running, so
+    that none writes over its files; a dirty one does not (its page must not wait for them)."""
+    global _deferring, _held
+    if hold or not deferring:
         wait()
+    _deferring, _held = deferring, hold
 
 
 def deferring() -> bool:
@@ -34,17 +42,51 @@ def deferring() -> bool:
 
 def later(kind: str, job: Callable, *args) -> None:
     """Run job(*args) after the build, replacing a job of the same kind not started yet."""
-    global _thread
     with _lock:
         _wanted.pop(kind, None)
         _wanted[kind] = (job, args)
-        if _thread is None:  # else the running thread takes it (it ends only under the lock)
-            _thread = threading.Thread(target=_run, name="releasekb-afterwards", daemon=True)
-            _thread.start()
+        _start()
+
+
+def release(moved: dict[Path, Path]) -> None:
+    """Run the held jobs, now that the build's folders are in place: {staging folder: where it
+    is now}; the jobs' folders are moved with them."""
+    global _held
+    with _lock:
+        for kind, (job, args) in _wanted.items():
+            _wanted[kind] = (job, tuple(_moved(arg, moved) for arg in args))
+        _held = False
+        _start()
+
+
+def drop() -> None:
+    """Forget the held jobs: their build failed, and its folder is gone."""
+    global _held
+    with _lock:
+        _wanted.clear()
+        _held = False
+
+
+def _moved(value, moved: dict[Path, Path]):
+    if isinstance(value, Path):
+        for old, new in moved.items():
+            if value.is_relative_to(old):
+                return new / value.relative_to(old)
+    return value
+
+
+def _start() -> None:
+    """Start the thread (under the lock) unless one runs, which takes the new job (it ends only
+    under the lock), or the jobs are held."""
+    global _thread
+    if _thread is None and _wanted and not _held:
+        _thread = threading.Thread(target=_run, name="releasekb-afterwards", daemon=True)
+        _thread.start()
 
 
 def _run() -> None:
     global _thread
+    _lower_priority()
     while True:
         with _lock:
             if not _wanted:
@@ -56,6 +98,14 @@ def _run() -> None:
             job(*args)
         except (OSError, RuntimeError) as error:
             print(f"{kind} not updated: {error}", flush=True)
+
+
+def _lower_priority() -> None:
+    """On Linux a thread has a priority of its own, which the processes it starts inherit: this
+    thread and Pagefind give way to the next rebuild, which a curator is waiting for."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 def wait() -> None:

@@ -81,9 +81,11 @@ class LanguageResult:
     report: str = ""
 
 
-def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool) -> LanguageResult:
+def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool, serving: bool) -> LanguageResult:
     """Run in a worker process: generate one language's pages and build it with MkDocs.
-    A dirty build (under `serve`) renders only the pages whose generated file changed, in place."""
+    A dirty build (under `serve`) renders only the pages whose generated file changed, in place.
+    Under `serve`, the search index and the other outputs are written after the build
+    (afterwards.py): a whole build's, once its folder is in place (SiteBuilder.build_into)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
@@ -97,7 +99,7 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
         if dirty and (generated.dropped_pages or lang not in _built_languages):
             why = "pages were removed" if generated.dropped_pages else "no earlier build"
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
-        afterwards.defer(dirty)  # under `serve`, an edit's reload waits for neither search nor the API
+        afterwards.defer(serving, hold=serving and not dirty)
         build(config, dirty=dirty)
         _built_languages.add(lang)
     except DataError as error:
@@ -123,6 +125,7 @@ class SiteBuilder:
         if missing:
             raise FileNotFoundError(f"configuration not found: {', '.join(missing)}")
         self.strict = strict
+        self.serving = serving
         self.counters = progress.shared_counters()
         progress.use(self.counters)  # inherited by the workers
         self._workers = {
@@ -160,6 +163,7 @@ class SiteBuilder:
         site_dir = site_dir.resolve()
         _clean_leftovers(site_dir)
         staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-staging-{os.getpid()}-", dir=site_dir.parent))
+        built = False
         try:
             if self._run({lang: staging / lang for lang in LANGUAGES}, dirty=False) is not Outcome.BUILT:
                 print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
@@ -168,8 +172,15 @@ class SiteBuilder:
                 (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
             _without_gzip_time(staging / DEFAULT_LANGUAGE)
             _swap(staging / DEFAULT_LANGUAGE, site_dir)
+            built = True
             return True
         finally:
+            if self.serving:  # the outputs held for after the build: into the served folder, or dropped
+                for lang, worker in self._workers.items():
+                    if built:
+                        worker.submit(afterwards.release, {staging / lang: site_dir / url_prefix(lang)})
+                    else:
+                        worker.submit(afterwards.drop)
             shutil.rmtree(staging, ignore_errors=True)
 
     def update(self, site_dir: Path) -> bool:
@@ -185,7 +196,9 @@ class SiteBuilder:
         Returns BUILT, NEEDS_FULL_BUILD when a language cannot build dirty, or the failure."""
         progress.reset(self.counters)
         futures = [
-            self._workers[lang].submit(_build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty)
+            self._workers[lang].submit(
+                _build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty, self.serving
+            )
             for lang, config in self.configs.items()
         ]
         with progress.Reporter(self.counters):

@@ -20,7 +20,6 @@ ever loads its page's language. Filters (level, release, area) come from the cat
 
 from __future__ import annotations
 
-import functools
 import gzip
 import hashlib
 import html
@@ -181,14 +180,11 @@ class PagefindFeed:
         return json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
 
     def write_index(self, site_dir: Path) -> None:
-        """Index this language's pages into site_dir/pagefind: at once, or, for a dirty build
-        under `serve`, after the build, while the page reloads (afterwards.py)."""
+        """Index this language's pages into site_dir/pagefind: at once, or under `serve` after
+        the build, while the page reloads (afterwards.py)."""
         documents = sorted(self.documents.values(), key=lambda document: document.url)
         if afterwards.deferring():
-            bundle = site_dir / SEARCH_BUNDLE
-            afterwards.later(
-                f"search index ({self.lang})", functools.partial(index, low_priority=True), documents, self.lang, bundle
-            )
+            afterwards.later(f"search index ({self.lang})", index, documents, self.lang, site_dir / SEARCH_BUNDLE)
         else:
             index(documents, self.lang, site_dir / SEARCH_BUNDLE)
 
@@ -214,15 +210,13 @@ def pagefind_executable() -> Path:
     return Path(get_executable())
 
 
-def index(documents: list[SearchDocument], lang: str, bundle_dir: Path, *, low_priority: bool = False) -> None:
-    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole).
-    low_priority: Pagefind yields the processor to rebuilds (under `serve`, after a save)."""
+def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
+    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole)."""
     pages_dir = _staged_pages(lang).update(documents, lang)
     with tempfile.TemporaryDirectory(prefix="releasekb-search-") as tmp:
         output = Path(tmp) / "bundle"
         command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
-        nice = functools.partial(os.nice, 10) if low_priority else None
-        done = subprocess.run(command, capture_output=True, text=True, check=False, preexec_fn=nice)
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"Pagefind failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
         for unused in output.iterdir():

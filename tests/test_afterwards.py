@@ -1,0 +1,62 @@
+"""Work left for after the page has reloaded under `serve` (afterwards.py): the search index and
+the machine-readable outputs."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from releasekb import afterwards
+
+
+@pytest.fixture(autouse=True)
+def settled():
+    yield
+    afterwards.drop()
+    afterwards.wait()
+    afterwards.defer(False)
+
+
+def test_the_latest_request_of_a_kind_runs_once_after_the_running_one():
+    started, release = threading.Event(), threading.Event()
+    runs = []
+
+    def slow_index(name):
+        runs.append(name)
+        started.set()
+        release.wait(timeout=30)
+
+    afterwards.defer(True)
+    afterwards.later("search index (en)", slow_index, "one")
+    assert started.wait(timeout=30)
+    afterwards.later("search index (en)", slow_index, "two")  # while the first runs
+    afterwards.later("outputs (en)", runs.append, "outputs")
+    afterwards.later("search index (en)", slow_index, "three")  # supersedes "two"
+    release.set()
+    afterwards.wait()
+    assert runs == ["one", "outputs", "three"]
+
+
+def test_a_whole_builds_work_waits_for_its_folder_and_follows_it(tmp_path):
+    """Built in a staging folder, then moved: the held jobs write where the site now is."""
+    staging, served = tmp_path / ".site-staging" / "en", tmp_path / "site"
+    written = []
+    afterwards.defer(True, hold=True)
+    afterwards.later("outputs (en)", lambda folder, name: written.append((folder, name)), staging / "api", "x")
+    afterwards.wait()
+    assert written == []  # held: the folder is not in place yet
+    afterwards.release({staging: served})
+    afterwards.wait()
+    assert written == [(served / "api", "x")]
+
+
+def test_a_failed_builds_work_is_dropped(tmp_path):
+    written = []
+    afterwards.defer(True, hold=True)
+    afterwards.later("outputs (en)", written.append, Path("x"))
+    afterwards.drop()
+    afterwards.later("outputs (zh)", written.append, Path("y"))  # a later build's, not held
+    afterwards.wait()
+    assert written == [Path("y")]
