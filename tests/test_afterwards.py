@@ -60,3 +60,39 @@ def test_a_failed_builds_work_is_dropped(tmp_path):
     afterwards.later("outputs (zh)", written.append, Path("y"))  # a later build's, not held
     afterwards.wait()
     assert written == [Path("y")]
+
+
+def test_the_work_waits_while_a_build_runs():
+    """Its Python would share the interpreter with the build, and slow the page a curator waits for."""
+    steps = []
+
+    def job():
+        steps.append("started")
+        afterwards.give_way()
+        steps.append("went on")
+
+    afterwards.defer(True)
+    afterwards.building(True)
+    try:
+        afterwards.later("outputs (en)", job)
+        wait_until(lambda: steps == ["started"])
+        elsewhere = threading.Thread(target=afterwards.give_way)  # the build's own thread, say
+        elsewhere.start()
+        elsewhere.join(timeout=30)
+        assert not elsewhere.is_alive()  # outside the jobs' thread it never waits
+        assert steps == ["started"]  # the job still waits: the build runs
+    finally:
+        afterwards.building(False)
+    afterwards.wait()
+    assert steps == ["started", "went on"]
+
+
+def wait_until(condition, timeout: float = 30) -> None:
+    deadline = threading.Event()
+    timer = threading.Timer(timeout, deadline.set)
+    timer.start()
+    try:
+        while not condition():
+            assert not deadline.wait(0.01), "timed out"
+    finally:
+        timer.cancel()

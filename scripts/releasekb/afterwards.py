@@ -24,6 +24,8 @@ _wanted: dict[str, tuple[Callable, tuple]] = {}  # {kind: (job, its arguments)},
 _thread: threading.Thread | None = None
 _deferring = False
 _held = False  # jobs wait for release(): their build's folder is not in place yet
+_no_build = threading.Event()  # clear while this process builds: the jobs give way (give_way)
+_no_build.set()
 
 
 def defer(deferring: bool, *, hold: bool = False) -> None:
@@ -38,6 +40,22 @@ def defer(deferring: bool, *, hold: bool = False) -> None:
 
 def deferring() -> bool:
     return _deferring
+
+
+def building(active: bool) -> None:
+    """Set by the builder around each build: while one runs, the jobs' loops wait (give_way).
+    A lower priority alone is not enough: the jobs' Python shares the process's one interpreter
+    lock with the build, which it would otherwise slow to half speed."""
+    if active:
+        _no_build.clear()
+    else:
+        _no_build.set()
+
+
+def give_way() -> None:
+    """Called by the jobs between steps: in the jobs' thread, wait while a build runs."""
+    if threading.current_thread() is _thread:
+        _no_build.wait()
 
 
 def later(kind: str, job: Callable, *args) -> None:

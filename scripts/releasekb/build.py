@@ -90,6 +90,8 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
+    afterwards.defer(serving, hold=serving and not dirty)
+    afterwards.building(True)  # the work left from the build before waits for this one
     try:
         config = load_config(config_file, site_dir=site_dir, strict=strict)
         # Generated here rather than in the hook, so that data problems are reported once
@@ -99,13 +101,14 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
         if dirty and (generated.dropped_pages or lang not in _built_languages):
             why = "pages were removed" if generated.dropped_pages else "no earlier build"
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
-        afterwards.defer(serving, hold=serving and not dirty)
         build(config, dirty=dirty)
         _built_languages.add(lang)
     except DataError as error:
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except (Abort, ConfigurationError, PluginError, SystemExit) as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
+    finally:
+        afterwards.building(False)
     return LanguageResult(Outcome.BUILT)
 
 

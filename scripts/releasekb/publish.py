@@ -16,7 +16,7 @@ import html
 import os
 from pathlib import Path
 
-from releasekb import api, apiindex, check_output
+from releasekb import afterwards, api, apiindex, check_output
 from releasekb.catalog import Catalog, Feature
 from releasekb.cjk import is_wide
 from releasekb.dates import utc_datetime
@@ -46,7 +46,9 @@ def outputs(catalog: Catalog, lang: str, site_url: str) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     if lang == DEFAULT_LANGUAGE:
         files.update(api_files(catalog, site_url))
+    afterwards.give_way()  # under `serve`, made after the page: a rebuild goes first
     files.update({badge_path(feature.id): badge(feature, lang) for feature in catalog.features.values()})
+    afterwards.give_way()
     files[INVENTORY] = inventory(catalog, lang)
     files[FEED] = feed(catalog, lang, site_url)
     return files
@@ -59,6 +61,7 @@ def write_outputs(catalog: Catalog, lang: str, site_url: str, site_dir: Path) ->
     for folder in {(site_dir / path).parent for path in files}:  # once each, not once per badge
         folder.mkdir(parents=True, exist_ok=True)
     for path, content in files.items():
+        afterwards.give_way()
         target = site_dir / path
         if target.is_file() and target.read_bytes() == content:
             continue  # unchanged: `serve` must not see a write
@@ -77,6 +80,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
         check_output.SCHEMA_PATH: check_output.schema(),
     }
     for release in catalog.releases:
+        afterwards.give_way()
         documents[api_release_path(release.version)] = api.release_document(catalog, release, site_url)
     return {path: api.to_json(document, compact=True) for path, document in documents.items()}
 

@@ -213,6 +213,7 @@ def pagefind_executable() -> Path:
 def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
     """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole)."""
     pages_dir = _staged_pages(lang).update(documents, lang)
+    afterwards.give_way()
     with tempfile.TemporaryDirectory(prefix="releasekb-search-") as tmp:
         output = Path(tmp) / "bundle"
         command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
@@ -243,6 +244,7 @@ class _StagedPages:
         for url in self.written.keys() - wanted.keys():
             (self.root / url / "index.html").unlink(missing_ok=True)
         for url, page_html in wanted.items():
+            afterwards.give_way()
             if self.written.get(url) != page_html:
                 target = self.root / url / "index.html"
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -312,10 +314,20 @@ def han_words(bundle: Path) -> list[str]:
     Pagefind keeps each page's text in its fragment, the words joined by zero-width spaces."""
     words: set[str] = set()
     for fragment in (bundle / "fragment").glob("*.pf_fragment"):
-        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
-        content = json.loads(text[text.index("{") :]).get("content", "")
-        words.update(word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han(word))
+        key = (fragment.name, fragment.stat().st_size)
+        if key not in _fragment_words:
+            afterwards.give_way()
+            text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+            content = json.loads(text[text.index("{") :]).get("content", "")
+            found = {word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han(word)}
+            _fragment_words[key] = frozenset(found)
+        words |= _fragment_words[key]
     return sorted(words)
+
+
+# {(fragment file name, size): its Han words}. Pagefind names a fragment by a hash of its
+# content, so after a save under `serve` only the fragments of the pages that changed are read.
+_fragment_words: dict[tuple[str, int], frozenset[str]] = {}
 
 
 _WORD_BREAKS = re.compile(r"[\s\u200b]+")
