@@ -171,17 +171,12 @@ def on_post_build(config: MkDocsConfig) -> None:
     lang = build_language(config)
     generated = generate_once(data_dir_of(config), docs_root(config), config.extra["releasekb_root_url"], lang)
     site_dir = Path(config.site_dir)
-    if afterwards.deferring():
-        afterwards.later(
-            f"outputs ({lang})",
-            publish.write_outputs,
-            generated.catalog,
-            lang,
-            config.extra["releasekb_root_url"],
-            site_dir,
-        )
+    root_url = config.extra["releasekb_root_url"]
+    if afterwards.deferring():  # under `serve`: renamed into place, as the site is being served
+        write = functools.partial(publish.write_outputs, whole=True)
+        afterwards.later(f"outputs ({lang})", write, generated.catalog, lang, root_url, site_dir)
     else:
-        publish.write_outputs(generated.catalog, lang, config.extra["releasekb_root_url"], site_dir)
+        publish.write_outputs(generated.catalog, lang, root_url, site_dir)
     if _material_search(config) is not None:
         try:
             search.feed_for(lang).write_index(site_dir)

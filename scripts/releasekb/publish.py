@@ -54,9 +54,10 @@ def outputs(catalog: Catalog, lang: str, site_url: str) -> dict[str, bytes]:
     return files
 
 
-def write_outputs(catalog: Catalog, lang: str, site_url: str, site_dir: Path) -> None:
-    """Write the outputs of one language into its site: each file whole (a new file renamed over
-    the old, as `serve` may be serving it), and only when its bytes changed."""
+def write_outputs(catalog: Catalog, lang: str, site_url: str, site_dir: Path, *, whole: bool = False) -> None:
+    """Write the outputs of one language into its site, only those whose bytes changed. whole:
+    each as a new file renamed over the old (`serve` may be serving it; a build's folder is not
+    served until it is complete, and is spared the extra renames)."""
     files = outputs(catalog, lang, site_url)
     for folder in {(site_dir / path).parent for path in files}:  # once each, not once per badge
         folder.mkdir(parents=True, exist_ok=True)
@@ -65,6 +66,9 @@ def write_outputs(catalog: Catalog, lang: str, site_url: str, site_dir: Path) ->
         target = site_dir / path
         if target.is_file() and target.read_bytes() == content:
             continue  # unchanged: `serve` must not see a write
+        if not whole:
+            target.write_bytes(content)
+            continue
         written = target.with_name(f".{target.name}.new")
         written.write_bytes(content)
         os.replace(written, target)
