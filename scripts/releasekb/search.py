@@ -214,7 +214,10 @@ def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
     """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole)."""
     pages_dir = _staged_pages(lang).update(documents, lang)
     afterwards.give_way()
-    with tempfile.TemporaryDirectory(prefix="releasekb-search-") as tmp:
+    # Written beside its place: moved there by renames, which cannot cross file systems (a /tmp
+    # in memory, as many systems have, and a site on disk).
+    bundle_dir.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
         output = Path(tmp) / "bundle"
         command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -340,15 +343,19 @@ def _install(new: Path, bundle_dir: Path) -> None:
     pagefind-entry.json: the new files go in beside the old ones, then the entry file is
     replaced in one rename. Files of the bundle before the previous one are removed (a page
     opened before the last update may still ask for the previous ones)."""
-    bundle_dir.mkdir(parents=True, exist_ok=True)
+    new_files = _bundle_files(new)
+    if not bundle_dir.exists():  # a new site (every `build`): the whole bundle in one rename
+        os.replace(new, bundle_dir)
+        _installed[bundle_dir] = new_files
+        return
     present = _bundle_files(bundle_dir)
     entry = "pagefind-entry.json"
-    new_files = _bundle_files(new)
+    for folder in {(bundle_dir / relative).parent for relative in new_files}:
+        folder.mkdir(parents=True, exist_ok=True)
     for relative in sorted(new_files - {entry}):
         target = bundle_dir / relative
         if "/" in relative and target.exists():
             continue  # an index file, named by its content: the same file
-        target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(new / relative, target)
     os.replace(new / entry, bundle_dir / entry)
     previous = _installed.get(bundle_dir, present)
