@@ -144,6 +144,12 @@ def command_env() -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
+def temporary_leftovers(folder: Path) -> list[str]:
+    """What commands left in a temporary folder (their TMPDIR), apart from Jinja's bytecode
+    cache: one folder per user, kept on purpose, so that templates compile once."""
+    return sorted(path.name for path in folder.iterdir() if not path.name.startswith("_jinja2-cache-"))
+
+
 def copy_project(target: Path, releases: Path | None = None) -> Path:
     """A copy of the project's site sources (config, hand-written docs, hook, data)."""
     target.mkdir(parents=True, exist_ok=True)

@@ -96,3 +96,47 @@ def wait_until(condition, timeout: float = 30) -> None:
             assert not deadline.wait(0.01), "timed out"
     finally:
         timer.cancel()
+
+
+def _run_sleep_then(exit_how: str, pid_file: Path) -> None:
+    """In a forked process, as in a language worker: a job runs a long command, then the process
+    ends while the command still runs."""
+    import os
+    import signal
+
+    def job():
+        afterwards.run_command(["sleep", "120"])
+
+    thread = threading.Thread(target=job, daemon=True)  # as the jobs' thread is
+    thread.start()
+    while not afterwards._children:
+        thread.join(0.01)
+    pid_file.write_text(str(next(iter(afterwards._children))))
+    if exit_how == "killed":
+        os.kill(os.getpid(), signal.SIGKILL)
+    # "ends": returns, and multiprocessing ends the process as it ends a worker (os._exit)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc to see the command's process")
+@pytest.mark.parametrize("exit_how", ["ends", "killed"])
+def test_a_jobs_command_ends_with_its_process(tmp_path, exit_how):
+    """Pagefind was once found hung, orphaned, writing into a folder serve had removed."""
+    import multiprocessing
+
+    from helpers import wait_for
+
+    pid_file = tmp_path / "pid"
+    process = multiprocessing.get_context("fork").Process(target=_run_sleep_then, args=(exit_how, pid_file))
+    process.start()
+    process.join(timeout=60)
+    assert process.exitcode == (-9 if exit_how == "killed" else 0)
+    command = int(pid_file.read_text())
+
+    def ended() -> bool:
+        try:
+            state = Path(f"/proc/{command}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        return state == "Z"  # ended, not yet reaped by init
+
+    wait_for(ended, 30, "the command to end with its process")

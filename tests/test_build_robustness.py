@@ -14,7 +14,16 @@ import sys
 import time
 from pathlib import Path
 
-from helpers import FIXTURE_RELEASES, command_env, copy_project, fetch, run_releasekb, serve, wait_for
+from helpers import (
+    FIXTURE_RELEASES,
+    command_env,
+    copy_project,
+    fetch,
+    run_releasekb,
+    serve,
+    temporary_leftovers,
+    wait_for,
+)
 
 ENV = {**command_env(), "RELEASEKB_SITE_URL": "https://kb.example.org/"}
 
@@ -141,3 +150,15 @@ def test_serve_keeps_the_last_good_site_while_the_data_is_invalid(tmp_path):
         process.terminate()
         process.wait(timeout=20)
         log.close()
+
+
+def test_a_build_leaves_nothing_in_the_temporary_folder(tmp_path):
+    """Each language worker ends by os._exit, which skips tempfile's clean-up: the pages written
+    for Pagefind were once left behind by every build (10 GB in /tmp before anyone noticed)."""
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    result = run_releasekb(project, "build", env={**ENV, "TMPDIR": str(temporary)})
+    assert result.returncode == 0, result.stderr
+    assert (project / "site" / "zh" / "pagefind" / "pagefind-entry.json").is_file()
+    assert temporary_leftovers(temporary) == []

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
+from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, temporary_leftovers, wait_for
 
 
 @pytest.fixture
@@ -81,12 +81,19 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to see the worker processes")
-def test_sigterm_stops_serve_and_its_language_workers(tmp_path):
+def test_sigterm_stops_serve_and_its_language_workers(tmp_path, monkeypatch):
+    """...and leaves nothing in the temporary folder: the served site, and the pages each worker
+    keeps for Pagefind's next index, are removed as serve stops."""
     project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     with open(tmp_path / "serve.log", "w+") as log:
         process, base = serve(project, log)
         try:
             wait_for(lambda: "<h1" in fetch(base + "/"), 120, "the first build to be served")
+            wait_for(lambda: fetch(base + "/zh/pagefind/pagefind-entry.json"), 60, "the first search index")
+            assert any(path.name.startswith("releasekb-search-pages-") for path in temporary.iterdir())
             workers = children_of(process.pid)
             assert workers, "serve builds each language in a worker process"
             process.terminate()
@@ -95,17 +102,23 @@ def test_sigterm_stops_serve_and_its_language_workers(tmp_path):
         finally:
             if process.poll() is None:
                 process.kill()
+    assert temporary_leftovers(temporary) == []
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to see the worker processes")
-def test_sigkill_of_serve_ends_its_language_workers_too(tmp_path):
+def test_sigkill_of_serve_ends_its_language_workers_too(tmp_path, monkeypatch):
     """SIGKILL runs no cleanup in serve itself: the workers must notice their parent is gone,
-    or every killed serve (a test harness timeout, the OOM killer) leaves two builders running."""
+    or every killed serve (a test harness timeout, the OOM killer) leaves two builders running.
+    What it left in the temporary folder is removed by the next serve."""
     project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     with open(tmp_path / "serve.log", "w+") as log:
         process, base = serve(project, log)
         try:
             wait_for(lambda: "<h1" in fetch(base + "/"), 120, "the first build to be served")
+            wait_for(lambda: fetch(base + "/zh/pagefind/pagefind-entry.json"), 60, "the first search index")
             workers = children_of(process.pid)
             assert workers, "serve builds each language in a worker process"
             process.kill()
@@ -114,3 +127,15 @@ def test_sigkill_of_serve_ends_its_language_workers_too(tmp_path):
         finally:
             if process.poll() is None:
                 process.kill()
+    killed = temporary_leftovers(temporary)
+    assert any(name.startswith("releasekb-serve-") for name in killed)
+    assert any(name.startswith("releasekb-search-pages-") for name in killed)
+
+    with open(tmp_path / "serve-again.log", "w+") as log:
+        process, base = serve(project, log)
+        try:
+            wait_for(lambda: fetch(base + "/zh/pagefind/pagefind-entry.json"), 120, "the next serve's search index")
+            wait_for(lambda: not set(killed) & set(temporary_leftovers(temporary)), 30, "the leftovers to go")
+        finally:
+            process.terminate()
+            process.wait(timeout=60)

@@ -13,7 +13,9 @@ served folder; dropped if the build failed. `releasekb build` does this work bef
 from __future__ import annotations
 
 import contextlib
+import multiprocessing.util
 import os
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -130,3 +132,58 @@ def wait() -> None:
     """Until every job asked for has run."""
     while (thread := _thread) is not None and thread.is_alive():
         thread.join()
+
+
+def run_command(command: list[str]) -> subprocess.CompletedProcess:
+    """Run a job's command (Pagefind) to its end, with this thread's lower priority. It ends
+    with this process, however this process ends: left running, it would write into a folder
+    `serve` removes as it stops (one was found so, hung, minutes after a test's serve had ended)."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_end_with_parent
+    )
+    global _children_ended_by
+    if _children_ended_by != os.getpid():  # once per process: a forked worker starts without it
+        at_exit(_end_children)
+        _children_ended_by = os.getpid()
+    _children[process.pid] = process
+    try:
+        stdout, stderr = process.communicate()
+    finally:
+        _children.pop(process.pid, None)
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+_children: dict[int, subprocess.Popen] = {}  # {pid: the running command}
+_children_ended_by: int | None = None  # the process whose exit ends them
+
+
+def _end_with_parent() -> None:
+    """In the command's process before it starts: SIGKILL when the thread that started it ends
+    (Linux), so that a worker killed outright (its parent was) takes its command with it."""
+    if _prctl is not None:
+        _prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+
+
+def _end_children() -> None:
+    """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
+    which Python ends without waiting)."""
+    for process in list(_children.values()):
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def at_exit(function: Callable, *args, **kwargs) -> None:
+    """Call function(*args, **kwargs) when this process ends normally. A language worker ends by
+    os._exit, which skips atexit (and so tempfile's clean-up) but runs multiprocessing's own
+    finalizers; in the main process those run at exit too."""
+    multiprocessing.util.Finalize(None, function, args=args, kwargs=kwargs, exitpriority=10)
+
+
+# Resolved before any fork: the child between fork and exec must not load libraries.
+_prctl = None
+if sys.platform.startswith("linux"):
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        _prctl = ctypes.CDLL(None, use_errno=True).prctl

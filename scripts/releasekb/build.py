@@ -13,11 +13,9 @@ import enum
 import gc
 import gzip
 import os
-import re
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -26,7 +24,7 @@ from functools import cached_property
 from multiprocessing import get_context
 from pathlib import Path
 
-from releasekb import afterwards, progress
+from releasekb import afterwards, leftovers, progress
 from releasekb.generate import build_language, data_dir_of, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
@@ -164,8 +162,8 @@ class SiteBuilder:
         """Build the site into a new folder beside site_dir and swap it in only on success,
         so a failed build (bad data, a strict-mode warning) leaves the previous site as it was."""
         site_dir = site_dir.resolve()
-        _clean_leftovers(site_dir)
-        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-staging-{os.getpid()}-", dir=site_dir.parent))
+        _put_back_previous_site(site_dir)
+        staging = leftovers.temporary_folder(f".{site_dir.name}-staging-", site_dir.parent)
         built = False
         try:
             if self._run({lang: staging / lang for lang in LANGUAGES}, dirty=False) is not Outcome.BUILT:
@@ -227,32 +225,18 @@ def _without_gzip_time(site: Path) -> None:
         packed.write_bytes(gzip.compress(gzip.decompress(packed.read_bytes()), mtime=0))
 
 
-def _clean_leftovers(site_dir: Path) -> None:
-    """Undo what a build killed halfway (SIGKILL, power loss) left beside site_dir: its staging
-    folder (named with its process id, removed once that process is gone), and a previous site
-    moved aside by a swap that did not finish (put back)."""
+def _put_back_previous_site(site_dir: Path) -> None:
+    """Undo a swap that a kill (SIGKILL, power loss) interrupted: the previous site moved aside
+    and the new one not yet in place. (A killed build's staging folder is removed by
+    leftovers.temporary_folder when the next build makes its own.)"""
     previous = site_dir.with_name(f".{site_dir.name}-previous")
     if previous.is_dir() and not site_dir.exists():
         previous.rename(site_dir)
-    staging_name = re.compile(rf"\.{re.escape(site_dir.name)}-staging-([0-9]+)-.*")
-    for staging in site_dir.parent.iterdir():
-        if (match := staging_name.fullmatch(staging.name)) and not _process_alive(int(match[1])):
-            shutil.rmtree(staging, ignore_errors=True)
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # alive, under another user
-    return True
 
 
 def _swap(new: Path, site_dir: Path) -> None:
     """Replace site_dir by new with two renames: at every moment either the previous site or the
-    new one is complete on disk (`_clean_leftovers` puts the previous back if we are killed
+    new one is complete on disk (`_put_back_previous_site` puts the previous back if we are killed
     between the renames)."""
     previous = site_dir.with_name(f".{site_dir.name}-previous")
     shutil.rmtree(previous, ignore_errors=True)

@@ -27,12 +27,12 @@ import json
 import os
 import posixpath
 import re
-import subprocess
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from releasekb import afterwards
+from releasekb import afterwards, leftovers
 from releasekb.catalog import Catalog
 from releasekb.cjk import HAN, is_all_han
 from releasekb.i18n import interface_strings
@@ -184,7 +184,7 @@ class PagefindFeed:
         the build, while the page reloads (afterwards.py)."""
         documents = sorted(self.documents.values(), key=lambda document: document.url)
         if afterwards.deferring():
-            afterwards.later(f"search index ({self.lang})", index, documents, self.lang, site_dir / SEARCH_BUNDLE)
+            afterwards.later(f"search index ({self.lang})", index, documents, self.lang, site_dir / SEARCH_BUNDLE, True)
         else:
             index(documents, self.lang, site_dir / SEARCH_BUNDLE)
 
@@ -210,9 +210,25 @@ def pagefind_executable() -> Path:
     return Path(get_executable())
 
 
-def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
-    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole)."""
-    pages_dir = _staged_pages(lang).update(documents, lang)
+# The pages written for Pagefind: a folder of the system's temporary folder, named with this prefix.
+SEARCH_PAGES_FOLDER = "releasekb-search-pages-"
+
+
+def index(documents: list[SearchDocument], lang: str, bundle_dir: Path, keep_pages: bool = False) -> None:
+    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole).
+    keep_pages (under `serve`): keep the pages written for Pagefind for this language's next
+    index, which writes again only those that changed; otherwise they are removed at once."""
+    if keep_pages:
+        _index(_staged_pages(lang).update(documents, lang), documents, bundle_dir)
+        return
+    pages = leftovers.temporary_folder(SEARCH_PAGES_FOLDER)
+    try:
+        _index(_StagedPages(pages).update(documents, lang), documents, bundle_dir)
+    finally:
+        shutil.rmtree(pages, ignore_errors=True)
+
+
+def _index(pages_dir: Path, documents: list[SearchDocument], bundle_dir: Path) -> None:
     afterwards.give_way()
     # Written beside its place: moved there by renames, which cannot cross file systems (a /tmp
     # in memory, as many systems have, and a site on disk).
@@ -220,7 +236,7 @@ def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
     with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
         output = Path(tmp) / "bundle"
         command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = afterwards.run_command(command)
         if done.returncode != 0:
             raise RuntimeError(f"Pagefind failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
         for unused in output.iterdir():
@@ -233,13 +249,13 @@ def index(documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
 
 
 class _StagedPages:
-    """The pages Pagefind indexes, one small HTML file each, kept for the process's next index
-    of the same language: after a save only the documents that changed are written again (writing
-    all of them took 3 s at 80 releases, most of an index's Python time)."""
+    """The pages Pagefind indexes, one small HTML file each, in `root`. Under `serve` they are
+    kept for the process's next index of the same language: after a save only the documents that
+    changed are written again (writing all of them took 3 s at 80 releases, most of an index's
+    Python time)."""
 
-    def __init__(self):
-        self._folder = tempfile.TemporaryDirectory(prefix="releasekb-search-pages-")
-        self.root = Path(self._folder.name)
+    def __init__(self, root: Path):
+        self.root = root
         self.written: dict[str, str] = {}  # {url: the HTML written for it}
 
     def update(self, documents: list[SearchDocument], lang: str) -> Path:
@@ -260,8 +276,14 @@ _staged: dict[str, _StagedPages] = {}  # by language: a process builds each lang
 
 
 def _staged_pages(lang: str) -> _StagedPages:
+    """The kept pages of a language, in a folder removed when this process ends, or by the next
+    process that makes one if this one is killed (leftovers.py). Not tempfile's clean-up at exit:
+    a language worker ends by os._exit, which skips it, and every build once left its pages in
+    the temporary folder (10 GB of them on the development machine before it was noticed)."""
     if lang not in _staged:
-        _staged[lang] = _StagedPages()
+        root = leftovers.temporary_folder(SEARCH_PAGES_FOLDER)
+        afterwards.at_exit(shutil.rmtree, root, ignore_errors=True)
+        _staged[lang] = _StagedPages(root)
     return _staged[lang]
 
 

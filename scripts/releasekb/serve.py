@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from releasekb import leftovers
 from releasekb.build import SiteBuilder, exit_on_sigterm
 from releasekb.generate import data_fingerprint, generated_roots
 from releasekb.i18n import LANGUAGES
@@ -25,7 +25,7 @@ def serve_site(config_file: str, dev_addr: str) -> None:
     exit_on_sigterm()
     builder = SiteBuilder(config_file, strict=False, serving=True)
     host, _, port = dev_addr.rpartition(":")
-    served = Path(tempfile.mkdtemp(prefix="releasekb-serve-")) / "site"
+    served = leftovers.temporary_folder("releasekb-serve-") / "site"
     sources = _ServeSources(builder)
 
     def rebuild() -> None:
