@@ -179,7 +179,7 @@ def on_post_build(config: MkDocsConfig) -> None:
         publish.write_outputs(generated.catalog, lang, root_url, site_dir)
     if _material_search(config) is not None:
         try:
-            search.feed_for(lang).write_index(site_dir)
+            search.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
         except RuntimeError as error:
             raise PluginError(f"search index: {error}") from None
 

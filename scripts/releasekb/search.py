@@ -179,14 +179,16 @@ class PagefindFeed:
         config = {**self.material_config, "releasekb": self.settings}
         return json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
 
-    def write_index(self, site_dir: Path) -> None:
+    def write_index(self, site_dir: Path, project_dir: Path) -> None:
         """Index this language's pages into site_dir/pagefind: at once, or under `serve` after
-        the build, while the page reloads (afterwards.py)."""
+        the build, while the page reloads (afterwards.py). The pages given to Pagefind are
+        kept in project_dir for the next build (see index)."""
         documents = sorted(self.documents.values(), key=lambda document: document.url)
+        bundle = site_dir / SEARCH_BUNDLE
         if afterwards.deferring():
-            afterwards.later(f"search index ({self.lang})", index, documents, self.lang, site_dir / SEARCH_BUNDLE, True)
+            afterwards.later(f"search index ({self.lang})", index, documents, self.lang, bundle, project_dir)
         else:
-            index(documents, self.lang, site_dir / SEARCH_BUNDLE)
+            index(documents, self.lang, bundle, project_dir)
 
 
 # The feed of each language built in this process.
@@ -210,18 +212,23 @@ def pagefind_executable() -> Path:
     return Path(get_executable())
 
 
-# The pages written for Pagefind: a folder of the system's temporary folder, named with this prefix.
-SEARCH_PAGES_FOLDER = "releasekb-search-pages-"
+# The pages written for Pagefind are kept in the project, beside its MkDocs configuration, for
+# the next index: a build then writes only the pages that changed. Writing and deleting all of
+# them every build cost a fifth of a repeated 40x60 build, on a file system slow to make files
+# soon after many were deleted (ext4 without a journal, as on the development machine).
+PAGES_CACHE = Path(".releasekb-cache") / "search-pages"
+# When that folder is in use (a build beside a serve of the same project): a temporary one.
+TEMPORARY_PAGES_FOLDER = "releasekb-search-pages-"
 
 
-def index(documents: list[SearchDocument], lang: str, bundle_dir: Path, keep_pages: bool = False) -> None:
-    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole).
-    keep_pages (under `serve`): keep the pages written for Pagefind for this language's next
-    index, which writes again only those that changed; otherwise they are removed at once."""
-    if keep_pages:
-        _index(_staged_pages(lang).update(documents, lang), documents, bundle_dir)
+def index(documents: list[SearchDocument], lang: str, bundle_dir: Path, project_dir: Path | None = None) -> None:
+    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole). The
+    pages Pagefind reads are kept in project_dir's PAGES_CACHE for the next index; without
+    project_dir, written to a temporary folder and removed after."""
+    if project_dir is not None:
+        _index(_kept_pages(project_dir, lang).update(documents, lang), documents, bundle_dir)
         return
-    pages = leftovers.temporary_folder(SEARCH_PAGES_FOLDER)
+    pages = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
     try:
         _index(_StagedPages(pages).update(documents, lang), documents, bundle_dir)
     finally:
@@ -249,42 +256,83 @@ def _index(pages_dir: Path, documents: list[SearchDocument], bundle_dir: Path) -
 
 
 class _StagedPages:
-    """The pages Pagefind indexes, one small HTML file each, in `root`. Under `serve` they are
-    kept for the process's next index of the same language: after a save only the documents that
-    changed are written again (writing all of them took 3 s at 80 releases, most of an index's
-    Python time)."""
+    """The pages Pagefind indexes, one small HTML file each, in `root`, and what was written
+    there ({url: digest of its HTML}), so that an update writes only the pages that changed.
+    With a `record` file the folder outlives the process: the record says what it holds, and is
+    removed while an update runs (a process killed halfway leaves none: the next starts over)."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, record: Path | None = None, lock=None):
         self.root = root
-        self.written: dict[str, str] = {}  # {url: the HTML written for it}
+        self.record = record
+        self.lock = lock  # the open lock file of a kept folder: held while this object lives
+        self.written: dict[str, str] = {}
+        if record is not None:
+            try:
+                self.written = json.loads(record.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.written = {}
+            if not self.written or not all((root / url / "index.html").is_file() for url in self.written):
+                self.written = {}
+                shutil.rmtree(root, ignore_errors=True)  # what it holds is not known: start over
+        root.mkdir(parents=True, exist_ok=True)
 
     def update(self, documents: list[SearchDocument], lang: str) -> Path:
+        if self.record is not None:
+            self.record.unlink(missing_ok=True)
         wanted = {document.url: document.html(lang) for document in documents}
+        digests = {url: hashlib.sha1(page_html.encode("utf-8")).hexdigest() for url, page_html in wanted.items()}
         for url in self.written.keys() - wanted.keys():
             (self.root / url / "index.html").unlink(missing_ok=True)
         for url, page_html in wanted.items():
             afterwards.give_way()
-            if self.written.get(url) != page_html:
+            if self.written.get(url) != digests[url]:
                 target = self.root / url / "index.html"
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(page_html, encoding="utf-8")
-        self.written = wanted
+        self.written = digests
+        if self.record is not None:
+            self.record.write_text(json.dumps(digests, separators=(",", ":")), encoding="utf-8")
         return self.root
 
 
-_staged: dict[str, _StagedPages] = {}  # by language: a process builds each language's site
+_kept: dict[tuple[Path, str], _StagedPages] = {}  # by (project, language), for this process
 
 
-def _staged_pages(lang: str) -> _StagedPages:
-    """The kept pages of a language, in a folder removed when this process ends, or by the next
-    process that makes one if this one is killed (leftovers.py). Not tempfile's clean-up at exit:
-    a language worker ends by os._exit, which skips it, and every build once left its pages in
-    the temporary folder (10 GB of them on the development machine before it was noticed)."""
-    if lang not in _staged:
-        root = leftovers.temporary_folder(SEARCH_PAGES_FOLDER)
-        afterwards.at_exit(shutil.rmtree, root, ignore_errors=True)
-        _staged[lang] = _StagedPages(root)
-    return _staged[lang]
+def _kept_pages(project_dir: Path, lang: str) -> _StagedPages:
+    """The kept pages of a project's language, locked for this process (a serve holds them as
+    long as it runs). If another process holds them, a temporary folder instead, removed when
+    this process ends, or by the next process that makes one if this one is killed: not by
+    tempfile's clean-up at exit, which a language worker (ended by os._exit) skips."""
+    key = (project_dir.resolve(), lang)
+    if key not in _kept:
+        cache = project_dir / PAGES_CACHE
+        cache.mkdir(parents=True, exist_ok=True)
+        ignore_all = cache.parent / ".gitignore"
+        if not ignore_all.exists():
+            ignore_all.write_text("# made by releasekb: a cache, not a source\n*\n", encoding="utf-8")
+        if lock := _lock(cache / f"{lang}.lock"):
+            _kept[key] = _StagedPages(cache / lang, record=cache / f"{lang}.json", lock=lock)
+        else:
+            root = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
+            afterwards.at_exit(shutil.rmtree, root, ignore_errors=True)
+            _kept[key] = _StagedPages(root)
+    return _kept[key]
+
+
+def _lock(path: Path):
+    """path, open and locked for this process, or None if another process holds it (or there
+    is no fcntl). The lock lasts as long as the file stays open."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    handle = open(path, "a")  # closed by the caller's owner: closing it releases the lock
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
 
 
 def _sort_filter_values(bundle: Path) -> None:
