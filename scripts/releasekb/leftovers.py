@@ -1,7 +1,8 @@
 """Temporary folders, named with their process's id so that the next process can remove what a
 killed one left (SIGKILL, the OOM killer, a power loss): a process that ends normally removes
 its own folders; one killed outright cannot. Used for a build's staging folder, `serve`'s site
-and the pages each worker keeps for Pagefind under `serve` (thousands of files at 80 releases).
+and the pages given to Pagefind when the project's own folder for them is in use by another
+process (thousands of files at 80 releases).
 """
 
 from __future__ import annotations
