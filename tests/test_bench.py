@@ -59,6 +59,7 @@ def test_bench_smoke_report_is_complete_and_consistent(tmp_path):
         assert set(shape["search_index_mb"]) == {"en", "zh"}
         assert all(mb > 0 for mb in shape["search_index_mb"].values()), shape["search_index_mb"]
         assert shape["pages_per_second"] > 0 and shape["build_vs_plain"] > 0
+        assert shape["rebuild_pages_per_second"] == pytest.approx(shape["html_pages"] / shape["seconds"]["rebuild"])
         # The curator: serve answered, then served the edited release page (the newest release).
         assert shape["serve_start_seconds"] > 0 and shape["edit_to_page_seconds"] > 0
         assert shape["edited_page"] == f"/releases/1.{shape['releases'] - 1}/"
@@ -197,7 +198,8 @@ def texts_in(data, lang: str) -> list[str]:
 def test_the_table_shows_ours_against_the_baseline_and_empty_search_columns_with_the_reason():
     measured, unmeasured = ShapeResult("2x6", 2, 6), ShapeResult("4x6", 4, 6)
     for result, seconds in ((measured, 0.5), (unmeasured, None)):
-        result.seconds = dict.fromkeys(STAGES, 1.0) | {"build": 3.0, "plain_mkdocs": 6.0}
+        result.seconds = dict.fromkeys(STAGES, 1.0) | {"build": 3.0, "plain_mkdocs": 6.0, "rebuild": 2.0}
+        result.pages_per_second, result.rebuild_pages_per_second = 100.0, 150.0
         result.build_vs_plain, result.serve_start_seconds, result.edit_to_page_seconds = 0.5, 4.0, 1.25
         result.search_first_results_seconds = dict.fromkeys(SEARCH_QUERIES, seconds)
         result.search_first_query_kb = dict.fromkeys(SEARCH_QUERIES, seconds and 250.0)
@@ -205,11 +207,14 @@ def test_the_table_shows_ours_against_the_baseline_and_empty_search_columns_with
     lines = table([measured, unmeasured], ratios([measured, unmeasured])).splitlines()
     at = next(number for number, line in enumerate(lines) if "build/baseline" in line)
     header, measured_row, unmeasured_row = lines[at].split(), lines[at + 2], lines[at + 3]
-    expected_header = "shape build baseline build/baseline pages/s peak MB serve start edit→page".split()
+    expected_header = (
+        "shape build baseline build/baseline pages/s rebuild rebuild pages/s peak MB serve start edit→page".split()
+    )
     assert header[: len(expected_header)] == expected_header
     assert header[len(expected_header) :] == ["search", "en", "en", "KB", "search", "zh", "zh", "KB"]
     assert measured_row.split()[-8:] == ["0.50", "s", "250", "KB", "0.50", "s", "250", "KB"]
     assert unmeasured_row.split()[1:4] == ["3.00", "s", "6.00"] and "KB" not in unmeasured_row
+    assert measured_row.split()[6:10] == ["100", "2.00", "s", "150"]  # pages/s, rebuild, rebuild pages/s
     assert "search: not measured: Chromium not found at /nowhere" in lines
 
 

@@ -3,17 +3,25 @@
 For each shape (releases x entries per release) a synthetic corpus shaped like the real data
 is written: texts of realistic length in both languages, features introduced, promoted,
 improved, extended (`part_of`), deprecated, broken and removed across releases; the same
-`--seed` always gives the same corpus. After an untimed warm-up (a tiny shape's builds), per shape:
+`--seed` always gives the same corpus. After an untimed warm-up (a tiny shape's builds), first
+for every shape:
 
 - load, validate, catalog and render are timed in this process (best of --repeat runs);
 - the real build is timed as a curator runs it, `releasekb build` in a copy of the project,
   so it measures whatever the build does today; its peak memory is the largest sum of the
-  resident memory of the build process and its workers, sampled from /proc;
+  resident memory of the build process and its workers, sampled from /proc. This first build
+  of a fresh project is what CI pays;
 - the baseline: plain MkDocs + Material + Material's search plugin builds one plain Markdown
   page per generated page, carrying the same text in both languages, the two language builds
   at once in two processes as ours are, the Chinese one segmented with jieba (Material's
   search does so when it can import jieba). Its configuration is the bench's own, whatever
   the project's says, so the baseline stays plain MkDocs + Material + search;
+
+then for every shape (these delete thousands of files, which on some file systems slows the
+files made in the next minutes, so they come after every first build: see run):
+
+- the rebuild: `releasekb build` again in the same project, its data unchanged, as a curator
+  builds again (it reuses what the first build kept in .releasekb-cache);
 - the reader's search, where Chromium is installed (Debian's, driven by Playwright): the built
   site served by a static server, a fresh browser opens each language's home page, clicks the
   header search and types a query; measured are the seconds from the first keystroke until
@@ -61,7 +69,8 @@ from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 DEFAULT_SHAPES = ("20x60", "40x60", "20x120", "80x60")
 SMOKE_SHAPES = ("2x6", "4x6", "2x12")
 WARM_UP_SHAPE = "2x4"
-STAGES = ("load", "validate", "catalog", "render", "build", "plain_mkdocs")
+STAGES = ("load", "validate", "catalog", "render", "build", "plain_mkdocs", "rebuild")
+BUILD_COMMAND = [sys.executable, "-m", "releasekb.cli", "build"]  # as a curator runs it
 SCHEMA_LINE = "# yaml-language-server: $schema=release.schema.json"
 
 # ------------------------------------------------------------------------- synthetic corpus
@@ -715,6 +724,7 @@ class ShapeResult:
     largest_html_mb: float = 0.0
     search_index_mb: dict[str, float] = field(default_factory=dict)  # search data on disk, per language
     pages_per_second: float = 0.0
+    rebuild_pages_per_second: float = 0.0
     build_vs_plain: float = 0.0
     # The curator under `releasekb serve` (measure_serve).
     serve_start_seconds: float | None = None
@@ -754,7 +764,7 @@ def time_pipeline(result: ShapeResult, data_dir: Path, repeat: int) -> dict[str,
 
 def measure_build(result: ShapeResult, project: Path) -> None:
     """`releasekb build` in the project copy, timed as a curator runs it; the built site's sizes."""
-    result.seconds["build"], peak = run_measured([[sys.executable, "-m", "releasekb.cli", "build"]], project)
+    result.seconds["build"], peak = run_measured([BUILD_COMMAND], project)
     result.build_peak_mb = peak / 2**20
     site = project / "site"
     html = list(site.rglob("*.html"))
@@ -796,13 +806,10 @@ def measure_people(result: ShapeResult, project: Path, browser_unavailable: str 
     log(f"{result.shape}: serve answered in {start_up:.1f} s; the edit was served {edit:.2f} s after it was saved")
 
 
-def measure_shape(
-    shape: str, root: Path, work: Path, seed: int, repeat: int, log, browser_unavailable: str | None, *, people=True
-) -> ShapeResult:
-    """Every measurement of one shape (see the module's description), in order: the pipeline
-    in process, the build, the baseline, then (with `people`) the reader's search on the built
-    site and the curator's serve and edit. `browser_unavailable`: why the reader's search cannot
-    be measured, or None."""
+def measure_first_build(shape: str, root: Path, work: Path, seed: int, repeat: int, log) -> tuple[ShapeResult, Path]:
+    """The first measurements of one shape (see the module's description), in order: the
+    pipeline in process, the build of a fresh project, the baseline. Returns the result and
+    the built project, for measure_the_rest."""
     releases, per_release = parse_shape(shape)
     result = ShapeResult(shape, releases, per_release)
     data_dir = work / "releases"
@@ -821,10 +828,18 @@ def measure_shape(
     result.plain_peak_mb = plain_peak / 2**20
     result.build_vs_plain = result.seconds["build"] / result.seconds["plain_mkdocs"]
     log(f"{shape}: plain MkDocs {result.seconds['plain_mkdocs']:.1f} s; build / plain = {result.build_vs_plain:.2f}")
+    return result, project
 
-    if people:
-        measure_people(result, project, browser_unavailable, log)
-    return result
+
+def measure_the_rest(result: ShapeResult, project: Path, browser_unavailable: str | None, log) -> None:
+    """After measure_first_build: the rebuild, then (measure_people) the reader's search on the
+    built site and the curator's serve and edit. `browser_unavailable`: why the reader's search
+    cannot be measured, or None."""
+    log(f"{result.shape}: releasekb build again, nothing changed ...")
+    result.seconds["rebuild"], _ = run_measured([BUILD_COMMAND], project)
+    result.rebuild_pages_per_second = result.html_pages / result.seconds["rebuild"]
+    log(f"{result.shape}: built again in {result.seconds['rebuild']:.1f} s")
+    measure_people(result, project, browser_unavailable, log)
 
 
 def parse_shape(shape: str) -> tuple[int, int]:
@@ -888,6 +903,8 @@ def table(results: list[ShapeResult], growth: dict) -> str:
         ("baseline", lambda r: _seconds(r.seconds["plain_mkdocs"])),
         ("build/baseline", lambda r: f"{r.build_vs_plain:.2f}x"),
         ("pages/s", lambda r: f"{r.pages_per_second:.0f}"),
+        ("rebuild", lambda r: _seconds(r.seconds["rebuild"])),
+        ("rebuild pages/s", lambda r: f"{r.rebuild_pages_per_second:.0f}"),
         ("peak MB", lambda r: f"{r.build_peak_mb:.0f}"),
         ("serve start", lambda r: _seconds(r.serve_start_seconds)),
         ("edit→page", lambda r: _seconds(r.edit_to_page_seconds)),
@@ -905,6 +922,7 @@ def table(results: list[ShapeResult], growth: dict) -> str:
         "baseline: plain MkDocs + Material + its search, the same pages' text, both languages built at once, "
         "Chinese segmented with jieba"
     )
+    lines.append("build: the first build of a fresh project; rebuild: `releasekb build` again, nothing changed")
     queries = ", ".join(f"{lang} {query!r} on /{url_prefix(lang)}" for lang, query in SEARCH_QUERIES.items())
     unmeasured = {r.search_unmeasured for r in results if r.search_unmeasured}
     lines.append(
@@ -928,18 +946,25 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
     browser_unavailable = browser_unavailable_reason()
     if browser_unavailable:
         log(f"the reader's search is not measured: {browser_unavailable}")
-    results = []
     with tempfile.TemporaryDirectory(prefix="releasekb-bench-") as tmp:
         # Untimed: the first build of a session also compiles bytecode and fills caches, which
         # would make the first (base) shape look slow and the ratios too good. The builds warm
         # what serve loads, and browser_unavailable_reason() has launched Chromium once.
         log(f"warm-up (untimed): {WARM_UP_SHAPE}")
-        warm_up = Path(tmp) / "warm-up"
-        measure_shape(WARM_UP_SHAPE, root, warm_up, seed, 1, lambda message: None, browser_unavailable, people=False)
-        for shape in shapes:
-            work = (keep or Path(tmp)) / shape
+        measure_first_build(WARM_UP_SHAPE, root, Path(tmp) / "warm-up", seed, 1, lambda message: None)
+        # Every shape's first build and baseline before any rebuild or serve, which delete
+        # thousands of files (a rebuild replaces its site; serve removes its own when it stops).
+        # Some file systems (ext4 without a journal, as on the development machine) make files
+        # slowly for minutes after many were deleted: a build would be timed by what the bench
+        # measured before it. (A previous bench's clean-up, just before, has that effect too.)
+        works = {shape: (keep or Path(tmp)) / shape for shape in shapes}
+        for work in works.values():
             shutil.rmtree(work, ignore_errors=True)
-            results.append(measure_shape(shape, root, work, seed, repeat, log, browser_unavailable))
+        first_builds = [measure_first_build(shape, root, work, seed, repeat, log) for shape, work in works.items()]
+        results = []
+        for result, project in first_builds:
+            measure_the_rest(result, project, browser_unavailable, log)
+            results.append(result)
     report = {
         "seed": seed,
         "cpus": os.cpu_count(),
