@@ -25,6 +25,7 @@ from releasekb.browser import static_server as static_server
 from releasekb.catalog import Catalog
 from releasekb.cli import main
 from releasekb.pipeline import load_catalog
+from releasekb.plugin import markdown_headings_as_html
 from releasekb.problems import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,12 @@ def problems_of(data_dir: Path) -> list[str]:
     except DataError as error:
         return [str(problem) for problem in error.problems]
     return []
+
+
+def as_html(pages: dict[str, str]) -> dict[str, str]:
+    """Rendered pages as the plugin hands them to MkDocs: their Markdown headings as HTML
+    (`## Title {#id}` -> `<h2 id="id">Title...`), the rest HTML already."""
+    return {path: markdown_headings_as_html(text) for path, text in pages.items()}
 
 
 Edits = dict[str, list[tuple[str, str]]]  # {file: [(old, new), ...]}: text replacements
@@ -151,17 +158,15 @@ def temporary_leftovers(folder: Path) -> list[str]:
 
 
 def copy_project(target: Path, releases: Path | None = None) -> Path:
-    """A copy of the project's site sources (config, hand-written docs, hook, data)."""
+    """A copy of the project's site sources (configurations, hand-written docs, data); the
+    plugin, its theme and its assets come from the installed package."""
     target.mkdir(parents=True, exist_ok=True)
     for config in ROOT.glob("mkdocs*.yml"):  # mkdocs.yml and mkdocs.<lang>.yml
         shutil.copy(config, target / config.name)
-    shutil.copytree(ROOT / "scripts", target / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
     docs = target / "docs"
     docs.mkdir()
-    for shared in ("assets", "overrides"):
-        shutil.copytree(ROOT / "docs" / shared, docs / shared)
     for lang_dir in (ROOT / "docs").iterdir():
-        if lang_dir.name not in ("assets", "overrides") and lang_dir.is_dir():
+        if lang_dir.is_dir():
             (docs / lang_dir.name).mkdir()
             for page in lang_dir.glob("*.md"):
                 if page.name != "index.md":  # index.md is generated

@@ -3,7 +3,7 @@ such everywhere, and validate refuses one that no cited release could have publi
 
 from __future__ import annotations
 
-from helpers import problems_of, real_data
+from helpers import as_html, problems_of, real_data
 from releasekb import api
 from releasekb.render import render_language
 
@@ -30,7 +30,7 @@ def test_the_1_4_rpc_parts_cite_the_1_5_announcement(real_catalog):
 
 def test_pages_say_which_announcement_stated_a_level_in_both_languages(real_catalog):
     for lang, note in (("en", "(stated in the 1.5 announcement)"), ("zh", "（据 1.5 版公告）")):
-        pages = render_language(real_catalog, lang)
+        pages = as_html(render_language(real_catalog, lang))
         release = pages["releases/1.4.md"]
         section = release.split('id="rpc-api"')[1].split("<h4")[0]
         assert f'<span class="rkb-provenance">{note}</span>' in section

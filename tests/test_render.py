@@ -8,17 +8,17 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from helpers import ROOT
+from helpers import ROOT, as_html
 from releasekb.i18n import LANGUAGES, LOCALES_DIR
-from releasekb.mkdocs_hook import markdown_title
 from releasekb.model import RESERVED_ANCHORS
+from releasekb.plugin import markdown_title
 from releasekb.render import escape_text, outline, render_all
 from releasekb.urls import relative_url
 
 
 @pytest.fixture(scope="module")
 def pages(fixture_catalog):
-    return render_all(fixture_catalog)
+    return as_html(render_all(fixture_catalog))
 
 
 def test_every_language_has_the_same_pages(pages):
@@ -138,7 +138,7 @@ def test_outline_names_headings_by_their_text():
     ],
 )
 def test_the_hook_names_a_generated_page_as_mkdocs_would(title, tmp_path):
-    """MkDocs does not convert a generated page (mkdocs_hook._render_generated): its title must
+    """MkDocs does not convert a generated page (plugin._render_generated): its title must
     be the one MkDocs' own conversion of the page's Markdown, `# title`, would give it."""
     config = load_config(str(ROOT / "mkdocs.yml"))
     file = File("page.md", str(tmp_path), str(tmp_path / "site"), use_directory_urls=True)

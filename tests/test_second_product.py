@@ -27,8 +27,14 @@ def test_every_page_title_carries_the_products_own_site_name(fixture_site):
             text = page.read_text(encoding="utf-8").partition("</head>")[0]  # charts have <title>s too
             (title,) = TITLE.findall(text)
             assert title.strip().endswith(site_name), (page, title)
-            assert DESCRIPTION.search(text)[1].startswith(description), page
-            assert "PyTorch" not in title
+            # a release's, feature's or level's page describes itself; the others, the site
+            own = page.relative_to(fixture_site / lang_prefix).parts[0] in ("releases", "features", "stability")
+            own = own and page.parent.name not in ("releases", "features", "stability")
+            meta = DESCRIPTION.search(text)[1]
+            assert meta and (own or meta.startswith(description)), (page, meta)
+            assert "PyTorch" not in title + meta
+    release = (fixture_site / "releases" / "1.0" / "index.html").read_text(encoding="utf-8")
+    assert '<meta name="description" content="The first release of Acme.">' in release
 
 
 def test_feeds_and_inventory_name_the_product(fixture_site):

@@ -42,20 +42,19 @@ def test_yaml_edit_appears_without_restart(served_project):
     wait_for(lambda: "空文件不再导致崩溃" in fetch(page_url), 60, "the site to come back")
 
 
-def test_hand_written_docs_and_theme_overrides_are_watched_too(served_project):
-    """serve watches the sources only, not the generated pages: a hand-written page and a theme
-    override are sources, and editing either rebuilds."""
+def test_hand_written_docs_and_the_configuration_are_watched_too(served_project):
+    """serve watches the sources only, not the generated pages: a hand-written page and the
+    site's configuration are sources, and editing either rebuilds."""
     project, base, _ = served_project
     wait_for(lambda: fetch(f"{base}/zh/about/"), 90, "the first build")
     about = project / "docs" / "zh" / "about.md"
     about.write_text(about.read_text(encoding="utf-8") + "\n手写页面的新段落。\n", encoding="utf-8")
     wait_for(lambda: "手写页面的新段落" in fetch(f"{base}/zh/about/"), 60, "the edited hand-written page")
-    main = project / "docs" / "overrides" / "main.html"
-    main.write_text(
-        main.read_text(encoding="utf-8").replace("{% block extrahead %}", "{% block extrahead %}<!-- rkb-edit -->"),
-        encoding="utf-8",
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8") + "\ncopyright: rkb-edit-of-the-configuration\n", encoding="utf-8"
     )
-    wait_for(lambda: "<!-- rkb-edit -->" in fetch(f"{base}/releases/1.1/"), 60, "the edited theme override")
+    wait_for(lambda: "rkb-edit-of-the-configuration" in fetch(f"{base}/releases/1.1/"), 60, "the edited configuration")
 
 
 def children_of(pid: int) -> list[int]:

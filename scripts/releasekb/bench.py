@@ -347,14 +347,13 @@ def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
 
 
 def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
-    """The project's site sources (configurations, hand-written docs, the package for the
-    hook) with `data_dir` as its releases/."""
+    """The project's site sources (configurations, hand-written docs) with `data_dir` as its
+    releases/; the plugin comes from the installed package."""
     from releasekb.urls import GENERATED_PATHS
 
     target.mkdir(parents=True)
     for config in root.glob("mkdocs*.yml"):
         shutil.copy(config, target / config.name)
-    shutil.copytree(root / "scripts", target / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
     docs = root / "docs"
     for item in docs.iterdir():
         if item.is_dir() and item.name not in LANGUAGES:
@@ -439,7 +438,8 @@ def plain_project(target: Path, pages: dict[str, str]) -> list[Path]:
     would be a cheaper baseline than the one this site is compared with."""
     if importlib.util.find_spec("jieba") is None:
         raise RuntimeError(
-            "the baseline segments its Chinese search index with jieba, as Material does: pip install jieba"
+            "the baseline segments its Chinese search index with jieba, as Material does: "
+            "pip install 'releasekb[bench]'"
         )
     target.mkdir(parents=True)
     configs = []

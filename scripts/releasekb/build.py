@@ -25,7 +25,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from releasekb import afterwards, leftovers, progress
-from releasekb.generate import build_language, data_dir_of, docs_root, generate_once
+from releasekb.generate import build_language, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
 
@@ -77,6 +77,7 @@ class Outcome(enum.Enum):
 class LanguageResult:
     outcome: Outcome
     report: str = ""
+    site_url: str = ""  # the configuration's site address, once it is read
 
 
 def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool, serving: bool) -> LanguageResult:
@@ -87,6 +88,8 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+
+    from releasekb.plugin import data_dir_of
 
     afterwards.defer(serving, hold=serving and not dirty)
     afterwards.building(True)  # the work left from the build before waits for this one
@@ -101,13 +104,14 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
         build(config, dirty=dirty)
         _built_languages.add(lang)
+        site_url = config.site_url or ""
     except DataError as error:
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except (Abort, ConfigurationError, PluginError, SystemExit) as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
     finally:
         afterwards.building(False)
-    return LanguageResult(Outcome.BUILT)
+    return LanguageResult(Outcome.BUILT, site_url=site_url)
 
 
 # The languages this process has built: a dirty build needs an earlier one to start from.
@@ -127,6 +131,7 @@ class SiteBuilder:
             raise FileNotFoundError(f"configuration not found: {', '.join(missing)}")
         self.strict = strict
         self.serving = serving
+        self.site_url_set = False  # whether the last build knew the site's address
         self.counters = progress.shared_counters()
         progress.use(self.counters)  # inherited by the workers
         self._workers = {
@@ -152,6 +157,8 @@ class SiteBuilder:
 
     @property
     def data_dir(self) -> Path:
+        from releasekb.plugin import data_dir_of
+
         return data_dir_of(self._default_config)
 
     @property
@@ -203,7 +210,9 @@ class SiteBuilder:
             for lang, config in self.configs.items()
         ]
         with progress.Reporter(self.counters):
-            failures = [result for future in futures if (result := future.result()).outcome is not Outcome.BUILT]
+            results = [future.result() for future in futures]
+        failures = [result for result in results if result.outcome is not Outcome.BUILT]
+        self.site_url_set = any(result.site_url for result in results)
         if any(result.outcome is Outcome.NEEDS_FULL_BUILD for result in failures):
             return Outcome.NEEDS_FULL_BUILD
         data_problems = {result.report for result in failures if result.outcome is Outcome.INVALID_DATA}
@@ -265,4 +274,13 @@ def build_site(config_file: str, site_dir: Path) -> bool:
     finally:
         builder.close()
     print(f"site built in {site_dir} ({time.perf_counter() - start:.1f} s)")
+    if not builder.site_url_set:
+        print(SITE_URL_MISSING, file=sys.stderr)
     return True
+
+
+# Said once per build: a site published without its address works at the domain's root only.
+SITE_URL_MISSING = (
+    "warning: no site address (site_url in mkdocs.yml, or RELEASEKB_SITE_URL): the sitemap, the feeds' and "
+    "the API's absolute links, canonical links and a 404 page under a sub-path need it; set it before deploying"
+)

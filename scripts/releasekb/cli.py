@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)  # argparse exits with 2 on wrong usage
     # `check --index` reads a published index: it needs no data folder (a user's own repository)
-    if not args.data.is_dir() and not getattr(args, "index", None):
+    if not args.data.is_dir() and not getattr(args, "index", None) and args.run is not _init:
         parser.error(f"data folder not found: {args.data} (run from the project root or pass --data)")
     try:
         if hasattr(args, "engine"):
@@ -50,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
         return commands.add_parser(name, help=help, parents=[data_after])
+
+    init = commands.add_parser("init", help="start a knowledge base for your product in a new or empty folder")
+    init.add_argument("folder", nargs="?", type=Path, default=Path("."), help="where (default: this folder)")
+    init.add_argument("--product", required=True, help="the product's name, as titles show it (e.g. 'Acme DB')")
+    init.add_argument("--release", default="1.0", help="the version of the first release file (default: 1.0)")
+    init.set_defaults(run=_init)
 
     validate = command("validate", "check every release file and report all problems")
     validate.add_argument(
@@ -197,9 +203,28 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _init(args) -> int:
+    from releasekb.starter import InitError, init
+
+    try:
+        written = init(args.folder, args.product, args.release)
+    except InitError as error:
+        print(f"releasekb init: {error}; nothing was written", file=sys.stderr)
+        return EXIT_INVALID
+    for path in written:
+        print(f"created {path}")
+    where = "" if args.folder.resolve() == Path.cwd().resolve() else f"cd {args.folder} && "
+    print(
+        f"\nNext: {where}releasekb serve, then open http://127.0.0.1:8000/. Replace the entries marked "
+        f"`example: true` in releases/{args.release}.yaml (`releasekb validate` lists them)."
+    )
+    return EXIT_OK
+
+
 def _validate(args) -> int:
     from releasekb.pipeline import load_knowledge_base
     from releasekb.problems import github_annotation, json_report
+    from releasekb.starter import example_warnings
     from releasekb.translations import stale_warnings, unrecorded_count
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
@@ -208,7 +233,8 @@ def _validate(args) -> int:
     except DataError as error:
         problems, summary = error.problems, None
     else:
-        problems = stale_warnings(data)
+        stale, examples = stale_warnings(data), example_warnings(data)
+        problems = stale + examples
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
@@ -224,16 +250,24 @@ def _validate(args) -> int:
             for warning in warnings:
                 print(warning, file=sys.stderr)
         if summary:
-            _print_validate_summary(summary, len(warnings), unrecorded_count(data))
+            _print_validate_summary(summary, len(stale), len(examples), unrecorded_count(data))
     return EXIT_INVALID if errors or (args.strict and warnings) else EXIT_OK
 
 
-def _print_validate_summary(summary: str, warnings: int, unrecorded: int) -> None:
-    if warnings:
-        print(
-            f"{summary}, no errors; {warnings} translation{'s' if warnings != 1 else ''} may be "
-            "out of date (warnings above; `releasekb translations` lists them)."
+def _print_validate_summary(summary: str, stale: int, examples: int, unrecorded: int) -> None:
+    warnings = []
+    if stale:
+        warnings.append(
+            f"{stale} translation{'s' if stale != 1 else ''} may be out of date "
+            "(warnings above; `releasekb translations` lists them)"
         )
+    if examples:
+        warnings.append(
+            f"{examples} example entr{'ies' if examples != 1 else 'y'} from `releasekb init` still in place "
+            "(warnings above; `validate --strict` fails until they are replaced)"
+        )
+    if warnings:
+        print(f"{summary}, no errors; {'; '.join(warnings)}.")
     else:
         print(f"{summary}, no problems.")
     if unrecorded:

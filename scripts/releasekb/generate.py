@@ -28,9 +28,6 @@ from releasekb.render import render_language, render_pages
 from releasekb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
 from releasekb.validate import release_paths
 
-# Beside the docs/<lang>/ trees: folders every language's site gets a copy of.
-SHARED_DOCS = ("assets",)
-
 
 def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
     return [docs_dir / lang / path for lang in languages for path in GENERATED_PATHS]
@@ -170,8 +167,3 @@ def build_language(config) -> str:
 def docs_root(config) -> Path:
     """docs/, the parent of every language's docs_dir (docs/en, docs/zh)."""
     return Path(config.docs_dir).parent
-
-
-def data_dir_of(config) -> Path:
-    """The release data of a build: `extra.releasekb_data`, relative to the configuration."""
-    return Path(config.config_file_path).parent / config.extra.get("releasekb_data", "releases")

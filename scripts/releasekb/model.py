@@ -181,6 +181,8 @@ class Entry(Strict):
     # Former anchors of this entry on its release page (it had another id there before a rename
     # or a split): links to /releases/<version>/#<anchor> keep leading to it.
     former_anchors: list[Slug] = []
+    # An example `releasekb init` wrote: `validate` warns while it is in place (--strict fails).
+    example: bool = False
 
 
 class FeatureEntry(Entry):
@@ -209,26 +211,34 @@ class ReleaseFile(Strict):
     changes: list[ChangeEntry] = []
 
 
+# project.yaml's fields carry their descriptions: editors show them from the JSON Schema, and
+# the README's reference of project.yaml is generated from them (schema.project_reference).
 class ProductInfo(Strict):
-    name: Text
-    site_name: Text
+    name: Text = Field(description="The product's name, in every title (`Acme DB 3.0`).")
+    site_name: Text = Field(description="The site's name, in every page title and the feeds.")
 
 
 class Label(Strict):
-    rank: int
-    name: Text
-    description: Text
+    rank: int = Field(
+        description="Orders the labels: moving to a higher rank is a promotion, to a lower one a demotion; "
+        "labels of equal rank are the same level."
+    )
+    name: Text = Field(description="The label as readers see it.")
+    description: Text = Field(description="What depending on a feature at this level means.")
 
 
 class StabilityConfig(Strict):
-    labels: dict[Slug, Label]
-    schemes: dict[Slug, list[Slug]]
+    labels: dict[Slug, Label] = Field(description="The stability labels releases publish, by key.")
+    schemes: dict[Slug, list[Slug]] = Field(
+        description="The sets of labels a release can use (its `scheme:`); an empty set: the release "
+        "published no levels, and its features are Unlabeled."
+    )
 
 
 class GlossaryTerm(Strict):
-    en: NonEmptyText
-    zh: NonEmptyText
-    avoid: list[NonEmptyText] = []
+    en: NonEmptyText = Field(description="The English term (matched as a whole word, plural too).")
+    zh: NonEmptyText = Field(description="How Chinese texts must write it where the English text uses it.")
+    avoid: list[NonEmptyText] = Field([], description="Chinese renderings that must never appear.")
 
     def english_pattern(self) -> re.Pattern[str]:
         """Whole-word, case-insensitive, plural allowed: 'scheduler' matches 'Schedulers'."""
@@ -258,25 +268,34 @@ def code_language(name: str, roots: dict[str, list[str]]) -> str | None:
 class CodeConfig(Strict):
     """Which API names are code, so that `releasekb check` can find them in a codebase."""
 
-    # language -> the roots of its API names. "python" roots are top-level packages (`torch`):
-    # names under them are dotted Python names, found by parsing Python files and notebooks. Any
-    # other language's roots are name prefixes (`torch::`), found as whole tokens in the files a
-    # user includes.
-    roots: dict[Slug, list[NonEmptyText]]
-    # Short forms people write for a module (`F` for torch.nn.functional): `validate` suggests
-    # the qualified name when an API is written with one.
-    abbreviations: dict[NonEmptyText, NonEmptyText] = {}
-    # language -> the file patterns `releasekb check --include` takes for it, in the command each
-    # feature page suggests (`--include '*.cpp'`); Python files and notebooks are always checked.
-    files: dict[Slug, list[NonEmptyText]] = {}
+    roots: dict[Slug, list[NonEmptyText]] = Field(
+        description="Language -> the roots of its API names. `python` roots are top-level packages: names "
+        "under them are dotted Python names, found in Python files and notebooks. Other languages' roots "
+        "are name prefixes (`acme::`), found as whole tokens in the files `files` lists."
+    )
+    abbreviations: dict[NonEmptyText, NonEmptyText] = Field(
+        {},
+        description="Short forms people write for a module (`F`: `torch.nn.functional`): `validate` "
+        "suggests the qualified name.",
+    )
+    files: dict[Slug, list[NonEmptyText]] = Field(
+        {},
+        description="Language -> the file patterns `releasekb check --include` reads for it (`*.cpp`); "
+        "Python files and notebooks are always read.",
+    )
 
 
 class ProjectFile(Strict):
-    product: ProductInfo
-    areas: dict[Slug, Text]
-    stability: StabilityConfig
-    glossary: list[GlossaryTerm] = []
-    code: CodeConfig | None = None
-    # Former addresses that no longer hold a page of their own -> where their content is now,
-    # in every language. A frozen list: it grows only when a page is renamed, never per release.
-    redirects: dict[SitePath, RedirectTarget] = {}
+    product: ProductInfo = Field(description="The product the knowledge base describes.")
+    areas: dict[Slug, Text] = Field(
+        description="The areas an entry belongs to (its `area:`), by key; the features index filters by them."
+    )
+    stability: StabilityConfig = Field(description="The stability vocabulary of the product's releases.")
+    glossary: list[GlossaryTerm] = Field([], description="Terms Chinese texts must translate one way.")
+    code: CodeConfig | None = Field(
+        None, description="Which API names (`apis:`) are code, for `releasekb check`; without it, check finds nothing."
+    )
+    # A frozen list: it grows only when a page is renamed, never per release.
+    redirects: dict[SitePath, RedirectTarget] = Field(
+        {}, description="Former addresses that no longer hold a page -> where their content is now (`changelog/`)."
+    )

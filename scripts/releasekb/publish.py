@@ -42,23 +42,29 @@ _LEVEL_COLOURS = ("#2e7d32", "#1565c0", "#e65100", "#6a1b9a")
 _UNLABELED_COLOUR, _REMOVED_COLOUR, _LABEL_COLOUR = "#616161", "#c62828", "#455a64"
 
 
-def outputs(catalog: Catalog, lang: str, site_url: str) -> dict[str, bytes]:
+def outputs(catalog: Catalog, lang: str, site_url: str, *, section: bool = False) -> dict[str, bytes]:
+    """section: the knowledge base is one language's section of another site (the plugin's
+    `path`). Its pages exist in that language only, so what states the addresses of every
+    language's pages (the JSON API, the feed of another language than the default) is left out."""
     files: dict[str, bytes] = {}
-    if lang == DEFAULT_LANGUAGE:
+    if lang == DEFAULT_LANGUAGE and not section:
         files.update(api_files(catalog, site_url))
     afterwards.give_way()  # under `serve`, made after the page: a rebuild goes first
     files.update({badge_path(feature.id): badge(feature, lang) for feature in catalog.features.values()})
     afterwards.give_way()
     files[INVENTORY] = inventory(catalog, lang)
-    files[FEED] = feed(catalog, lang, site_url)
+    if lang == DEFAULT_LANGUAGE or not section:
+        files[FEED] = feed(catalog, lang, site_url)
     return files
 
 
-def write_outputs(catalog: Catalog, lang: str, site_url: str, site_dir: Path, *, whole: bool = False) -> None:
+def write_outputs(
+    catalog: Catalog, lang: str, site_url: str, site_dir: Path, *, whole: bool = False, section: bool = False
+) -> None:
     """Write the outputs of one language into its site, only those whose bytes changed. whole:
     each as a new file renamed over the old (`serve` may be serving it; a build's folder is not
     served until it is complete, and is spared the extra renames)."""
-    files = outputs(catalog, lang, site_url)
+    files = outputs(catalog, lang, site_url, section=section)
     for folder in {(site_dir / path).parent for path in files}:  # once each, not once per badge
         folder.mkdir(parents=True, exist_ok=True)
     for path, content in files.items():

@@ -30,7 +30,7 @@ from releasekb import svg, urls
 from releasekb.catalog import Catalog, Entry, Feature
 from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
-from releasekb.pages import pages
+from releasekb.pages import Page, pages
 from releasekb.urls import (
     CHANGELOG,
     FEATURES_INDEX,
@@ -141,14 +141,19 @@ def attr(value: object) -> Markup:
 
 
 def heading(level: int, text: object, anchor: str) -> Markup:
-    """A section heading with its anchor and the ¶ link the toc extension adds to Markdown
-    headings. A function rather than a macro: a macro call costs Jinja several times as much,
+    """A section heading with its anchor, as a Markdown heading on a line of its own
+    (`## text {#anchor}`, attr_list's syntax): an engine that converts the page without our
+    plugin gives it the same heading, anchor and table-of-contents entry, and the plugin turns
+    it into the HTML Markdown makes of it (plugin.markdown_headings_as_html) without converting
+    the page. A function rather than a macro: a macro call costs Jinja several times as much,
     and a language's pages have a heading per entry, tens of thousands for a long history."""
-    anchor = attr(anchor)
-    return Markup(
-        f'<h{level} id="{anchor}">{escape_text(text)}'
-        f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
-    )
+    text = _MARKDOWN_SYNTAX.sub(lambda m: f"&#{ord(m[0])};", escape_text(text))
+    return Markup(f"\n{'#' * level} {text} {{#{attr(anchor)}}}\n\n")
+
+
+# Characters Markdown's inline syntax reads (emphasis, code, links, attributes): in a heading
+# they are character references, which Markdown keeps as the characters. Tags are left alone.
+_MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]](?![^<>]*>)")
 
 
 def not_found_page(root_url: str) -> dict:
@@ -234,13 +239,16 @@ def render_pages(
     site_url: str = "",
     only: Collection[str] | None = None,
     rows_changed: Collection[str] | None = None,
+    url_lang: str | None = None,
 ) -> Rendered:
     """Render the pages of one language (those whose path is in `only`, when given) and
     FILTER_TEXT_FILE, noting the pages each one links to (incremental.py reads them: a page
     shows what it links to, so it must be rendered again when one of those changes).
 
     rows_changed: the features whose rows in the overviews must be rendered again, the rows of
-    the others kept from this process's last render (see `_PageHelpers.row`); None: every row."""
+    the others kept from this process's last render (see `_PageHelpers.row`); None: every row.
+    url_lang: the language whose address prefix permanent links take (default: lang); a
+    section of another site (plugin.py) has its pages at the section's root in any language."""
     env = environment()
     strings = interface_strings(lang)
     texts, links, badges = {}, {}, {}
@@ -252,7 +260,7 @@ def render_pages(
     for page in pages(catalog):
         if only is not None and page.path not in only:
             continue
-        helpers = _PageHelpers(page.path, lang, strings, site_url, badges)
+        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang)
         context = {
             "catalog": catalog,
             "lang": lang,
@@ -264,11 +272,46 @@ def render_pages(
             **helpers.functions(),
             **page.context,
         }
-        texts[page.path] = env.get_template(page.template).render(context)
+        body = env.get_template(page.template).render(context)
+        texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings))
         links[page.path] = frozenset(helpers.linked)
     filter_texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
     texts[FILTER_TEXT_FILE] = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
     return Rendered(texts, links)
+
+
+def page_description(page: Page, catalog: Catalog, lang: str, strings: dict[str, str]) -> str:
+    """One line that says what a page holds (its front matter's `description`, the page's
+    <meta name="description">): the release's or feature's own summary, the level's meaning,
+    else what the site is about."""
+    if "release" in page.context:
+        text = page.context["release"].summary[lang]
+    elif "feature" in page.context:
+        text = page.context["feature"].latest.summary[lang]
+    elif "level" in page.context:
+        text = page.context["level"].description[lang]
+    else:
+        text = strings["site_description"].format(product=catalog.product_name[lang])
+    text = " ".join(text.replace("`", "").split())
+    # what search results and link previews show: about two lines
+    return text if len(text) <= DESCRIPTION_LENGTH else text[:DESCRIPTION_LENGTH].rsplit(" ", 1)[0] + " …"
+
+
+DESCRIPTION_LENGTH = 200
+
+
+_TITLE_LINE = re.compile(r"^# (.*) \{#_title\}$", re.M)
+
+
+def with_front_matter(body: str, description: str) -> str:
+    """The page with its title and description in its front matter, where every engine reads
+    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown)."""
+    title = _TITLE_LINE.search(body)
+    meta = {"title": html.unescape(_TAG.sub("", title[1])) if title else "", "description": description}
+    lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items() if value)
+    if body.startswith("---\n"):
+        return "---\n" + lines + body[4:]
+    return "---\n" + lines + "---\n" + body
 
 
 def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
@@ -311,8 +354,17 @@ class _PageHelpers:
     """Link and formatting helpers bound to the page being rendered. `badges` keeps each badge's
     HTML for the next pages of the same language and catalog: they show tens of thousands."""
 
-    def __init__(self, path: str, lang: str, strings: dict[str, str], site_url: str, badges: dict | None = None):
+    def __init__(
+        self,
+        path: str,
+        lang: str,
+        strings: dict[str, str],
+        site_url: str,
+        badges: dict | None = None,
+        url_lang: str | None = None,
+    ):
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
+        self.url_lang = url_lang or lang  # the language prefix of permanent links
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
         self.linked: set[str] = set()  # the pages this page links to
 
@@ -367,7 +419,7 @@ class _PageHelpers:
 
     def permalink(self, to_path: str) -> str:
         """The permanent address of a page in this language: absolute when site_url is set."""
-        return permanent_url(self.site_url, self.lang, page_url(to_path))
+        return permanent_url(self.site_url, self.url_lang, page_url(to_path))
 
     def format_date(self, text: str) -> str:
         date = parse_date(text)

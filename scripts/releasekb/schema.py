@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import get_args, get_origin
 
-from releasekb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile
+from pydantic import BaseModel
+
+from releasekb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile, Text
 from releasekb.validate import load_project
 
 
@@ -58,3 +61,45 @@ def write_schemas(data_dir: Path, check: bool = False) -> list[Path]:
         if not check:
             path.write_text(text, encoding="utf-8")
     return stale
+
+
+def project_reference() -> str:
+    """The reference of project.yaml's keys, as a Markdown table, from the model's own field
+    descriptions (the README holds it; a test checks the two are the same)."""
+    rows = ["| key | required | what it is for |", "| --- | --- | --- |"]
+    for path, field in _fields(ProjectFile):
+        required = "yes" if field.is_required() else "no"
+        rows.append(f"| `{path}` | {required} | {field.description} |")
+    return "\n".join(rows) + "\n"
+
+
+def _fields(model, prefix: str = ""):
+    """(dotted path, field) for every field of a model and of the models inside it; a key the
+    user chooses is written <key>, a list item []."""
+    for name, field in model.model_fields.items():
+        path = f"{prefix}{name}"
+        yield path, field
+        inner, suffix = _inner_model(field.annotation)
+        if inner is not None:
+            yield from _fields(inner, f"{path}{suffix}.")
+
+
+def _inner_model(annotation) -> tuple[type[BaseModel] | None, str]:
+    """The model a field holds (itself, perhaps None, the values of a dict, the items of a
+    list), and how a path names one of them: '', '.<key>' or '[]'."""
+    args = [arg for arg in get_args(annotation) if arg is not type(None)]
+    origin = get_origin(annotation)
+    if _is_model(annotation):
+        return annotation, ""
+    if origin is dict and _is_model(args[-1]):
+        return args[-1], ".<key>"
+    if origin is list and _is_model(args[0]):
+        return args[0], "[]"
+    if len(args) == 1 and _is_model(args[0]):  # Model | None
+        return args[0], ""
+    return None, ""
+
+
+def _is_model(annotation) -> bool:
+    """A record with keys of its own (a Text is one value: {en, zh})."""
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel) and annotation is not Text

@@ -114,7 +114,7 @@ async function splitChinese(words) {
 }
 
 // "rpc level:beta" -> words "rpc", filters {level: ["beta"]}. A name:value token whose name is
-// not a filter stays a word (torch.nn:Module is text).
+// not a filter stays a word (pkg.mod:Class is text).
 function parse(text) {
   const words = [];
   const filters = {};

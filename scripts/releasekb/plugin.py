@@ -1,0 +1,427 @@
+"""The MkDocs plugin `releasekb` (entry point `mkdocs.plugins`): the glue between MkDocs and the pipeline.
+
+    plugins:
+      - search
+      - releasekb                    # the whole site is the knowledge base (`releasekb init`)
+      - releasekb: {data: releases, path: release-notes}   # a section of an existing site
+
+**The whole site** (`path` empty, this repository's and every `releasekb init` site): each
+language is its own MkDocs build (mkdocs.yml for English, mkdocs.zh.yml for Chinese) with its own
+search index. The plugin brings the package's theme overrides and assets (theme/), validates the
+data and writes the generated pages of the build's language into docs/<lang>/ before MkDocs
+collects files, takes the site's names from project.yaml, answers the search box from Pagefind
+(search.py), points the language switcher and the sitemap at the same page in the other language,
+and writes the machine-readable outputs (publish.py). The pages are real files, so an engine that
+reads mkdocs.yml without running plugins builds the same pages (render.py).
+
+**A section of an existing site** (`path: release-notes`): the pages of the site's language
+(`theme.language`) under that prefix, held in memory (MkDocs 1.6's generated files): nothing is
+written into the site's docs, and its name, theme, navigation, search and pages stay its own.
+Only the plugin's own pages get its stylesheet and script.
+
+The state of a build lives on the plugin instance, as in Material's plugins; what a worker of
+`releasekb build` generated before the build started is in generate.py's per-process record.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import posixpath
+import re
+import sys
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import jinja2
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
+
+from releasekb import afterwards, progress, publish, search
+from releasekb.generate import build_language, data_fingerprint, docs_root, generate_once
+from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
+from releasekb.pipeline import load_knowledge_base
+from releasekb.problems import DataError
+from releasekb.render import Outline, not_found_page, outline, render_pages
+from releasekb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
+
+# The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
+# assets every page of a whole site loads: MkDocs copies the files of a theme folder into the site.
+THEME_DIR = Path(__file__).parent / "theme"
+STYLESHEET = "assets/releasekb.css"
+SCRIPT = "assets/releasekb.js"
+# A section's pages that a site without its own `nav` lists (the others: thousands at scale,
+# and Material renders the whole navigation into every page).
+SECTION_NAV_PAGES = (HOME, RELEASES_INDEX, FEATURES_INDEX, STABILITY_INDEX, CHANGELOG)
+_SECTION_PATH = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
+
+
+# The plugin's options, typed with MkDocs' config options (an unknown option is an error). A
+# scheme rather than a `base.Config` class: its `data` attribute would hide UserDict's own.
+OPTIONS = (
+    ("data", c.Type(str, default="releases")),  # the data folder, relative to mkdocs.yml
+    ("path", c.Type(str, default="")),  # "" the whole site; else the folder of a section of the site
+)
+
+
+def data_dir_of(config: MkDocsConfig) -> Path:
+    """The release data of a build: the plugin's `data`, relative to the configuration file."""
+    return Path(config.config_file_path).parent / plugin_of(config).config["data"]
+
+
+def plugin_of(config: MkDocsConfig) -> ReleaseKBPlugin:
+    plugin = config.plugins.get("releasekb")
+    if not isinstance(plugin, ReleaseKBPlugin):
+        raise PluginError(f"{config.config_file_path}: add `- releasekb` to `plugins:` (ReleaseKB builds with it)")
+    return plugin
+
+
+class _Relative(str):
+    """A link already relative to the current page: the `url` filter must leave it alone
+    (it cannot express a page in the other language's tree, above this build's root)."""
+
+
+class ReleaseKBPlugin(BasePlugin):
+    config_scheme = OPTIONS
+
+    def __init__(self):
+        self.section = ""  # the `path` option, without slashes
+        self.lang = DEFAULT_LANGUAGE
+        self.data_dir = Path("releases")
+        self.root_url = ""  # the whole site's address (site_url before a language moves it)
+        self.catalog = None
+        self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
+        self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
+        self._section_fingerprint = ""
+
+    # ------------------------------------------------------------------ configuration
+
+    @event_priority(100)  # before the other plugins read the configuration
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.section = self.config["path"].strip("/")
+        if self.section and not _SECTION_PATH.fullmatch(self.section):
+            raise PluginError(f"releasekb: path '{self.config['path']}' must be a folder like release-notes")
+        self.lang = build_language(config)
+        if self.lang not in LANGUAGES:
+            raise PluginError(
+                f"releasekb: theme.language '{self.lang}' has no interface strings (one of {', '.join(LANGUAGES)})"
+            )
+        self.data_dir = data_dir_of(config)
+        if not (self.data_dir / "project.yaml").is_file():
+            raise PluginError(
+                f"releasekb: no project.yaml in {self.data_dir} (set the plugin's `data:` to the data folder, "
+                "or start one with `releasekb init`)"
+            )
+        if str(self.data_dir) not in config.watch:
+            config.watch.append(str(self.data_dir))
+        self.root_url = config.site_url or ""
+        if self.section:
+            self._load_section(config)
+        else:
+            self._configure_site(config)
+        return config
+
+    def _configure_site(self, config: MkDocsConfig) -> None:
+        lang = self.lang
+        # The package's overrides, below the site's own custom_dir when it has one.
+        if str(THEME_DIR) not in config.theme.dirs:
+            config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
+        if STYLESHEET not in config.extra_css:
+            config.extra_css.append(STYLESHEET)
+        if SCRIPT not in [str(script) for script in config.extra_javascript]:
+            config.extra_javascript.append(SCRIPT)
+        # Material's language switcher and the hreflang links: one entry per language, each
+        # pointed at the same page in that language by on_page_context.
+        # Each language's home, from the site's root path (under a sub-path too): the theme's
+        # templates (the 404 page, served at any depth) see these; pages get their own.
+        root_path = urlsplit(self.root_url).path or "/"
+        alternates = config.extra.get("alternate") or [
+            {"name": interface_strings(other)["language_name"], "lang": other} for other in LANGUAGES
+        ]
+        config.extra["alternate"] = [
+            {**alternate, "link": root_path + url_prefix(alternate["lang"])}
+            if alternate.get("lang") in LANGUAGES
+            else alternate
+            for alternate in alternates
+        ]
+        config.extra["releasekb_not_found"] = not_found_page(self.root_url)  # read by the theme's 404.html
+        generated = self._generate(config)
+        # The product's and the site's names come from project.yaml only: another product changes
+        # its data folder, not the MkDocs configurations, and gets its own names in every title.
+        strings = interface_strings(lang)
+        config.site_name = generated.catalog.site_name[lang]
+        config.site_description = strings["site_description"].format(product=generated.catalog.product_name[lang])
+        if self.root_url and lang != DEFAULT_LANGUAGE:
+            config.site_url = urljoin(self.root_url, url_prefix(lang))  # canonical URLs under /zh/
+        # read by the theme's main.html (the search box's settings) and 404.html (every language's)
+        hints = {other: search.search_hint(generated.catalog, other) for other in LANGUAGES}
+        config.extra["releasekb_search"] = {
+            "worker": search.SEARCH_WORKER,
+            "hint": hints[lang],
+            "hints": hints,
+            "without_js": strings["search_without_js"],
+            "features": strings["nav_features"],
+        }
+        progress.start(lang)
+
+    def _generate(self, config: MkDocsConfig):
+        """The whole site's pages of this language, written into docs/<lang>/ (once per data version)."""
+        try:
+            generated = generate_once(self.data_dir, docs_root(config), self.root_url, self.lang)
+        except DataError as error:
+            raise _invalid_data(error) from None
+        self.catalog = generated.catalog
+        self.html_pages = generated.pages
+        return generated
+
+    def _load_section(self, config: MkDocsConfig) -> None:
+        """A section's pages, rendered in memory once per data version."""
+        fingerprint = data_fingerprint(self.data_dir)
+        if fingerprint == self._section_fingerprint:
+            return
+        try:
+            knowledge_base = load_knowledge_base(self.data_dir)
+        except DataError as error:
+            raise _invalid_data(error) from None
+        self.catalog = knowledge_base.catalog
+        # Addresses inside the section have no language prefix: they are made as the default
+        # language's, whatever the language of the text.
+        rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=DEFAULT_LANGUAGE)
+        self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
+        self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
+        self._section_fingerprint = fingerprint
+
+    def _section_url(self) -> str:
+        """The section's address: absolute with the site's, else a path from the site's root."""
+        return urljoin(self.root_url or "/", self.section + "/")
+
+    # ------------------------------------------------------------------ files and search
+
+    def on_pre_build(self, config: MkDocsConfig) -> None:
+        """Material's search plugin keeps its search box; Pagefind indexes the pages (search.py).
+        Installed after Material's on_config, which makes a new index for every build."""
+        material = _material_search(config)
+        if self.section or material is None:
+            return  # a section leaves the site's search as it is; no search box: nothing to index
+        self._generate(config)
+        material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
+        material.search_index = search.feed_for(self.lang).prepare(self.catalog, material_config)
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        if self.section:
+            self._add_section_files(files, config)
+        else:
+            progress.total(len(files.documentation_pages()))
+            search.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
+        _require_local_assets(files, config)
+        return files
+
+    def _add_section_files(self, files: Files, config: MkDocsConfig) -> None:
+        """The section's pages and assets, in memory; a file of the site's own at one of
+        their paths is an error naming both (the plugin never replaces a page it did not make)."""
+        section_files = dict(self.section_pages)
+        for asset in (STYLESHEET, SCRIPT):
+            section_files[f"{self.section}/{asset}"] = (THEME_DIR / asset).read_text(encoding="utf-8")
+        nav_pages = {f"{self.section}/{path}" for path in SECTION_NAV_PAGES}
+        for uri, content in section_files.items():
+            theirs = files.get_file_from_path(uri)
+            if theirs is not None and not theirs.generated_by:
+                raise PluginError(
+                    f"releasekb: {Path(config.docs_dir) / uri} is the site's own file, at the path of the page "
+                    f"releasekb generates for {uri} (move it, or set the plugin's `path:` to another folder)"
+                )
+            if theirs is not None:
+                files.remove(theirs)  # ours, from the previous build under `mkdocs serve`
+            # A site with its own `nav` lists what it wants; one without gets the section's indexes.
+            listed = uri in nav_pages and not config.nav
+            inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
+            files.append(File.generated(config, uri, content=content, inclusion=inclusion))
+
+    def on_nav(self, nav, config: MkDocsConfig, files: Files):
+        """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
+        renders only changed pages, and the navigation tabs need every tab's title."""
+        for page in nav.pages:
+            if page.markdown is None:
+                page.read_source(config)
+                if page.file.src_uri in self.html_pages:
+                    _take_front_matter(page)
+        return nav
+
+    # ------------------------------------------------------------------ pages
+
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        """Every page learns its address in each language (the same page, or that language's home
+        when it has no such page), before the sitemap and the pages are rendered."""
+        if self.section:
+            return env
+        root = docs_root(config)
+        for file in files.documentation_pages():
+            targets = {}
+            for alternate in config.extra["alternate"]:
+                other = alternate["lang"]
+                # every language has the generated pages (perhaps not written yet: the languages
+                # are generated in parallel); hand-written ones exist when their file does
+                exists = file.src_uri in self.html_pages or (root / other / file.src_uri).is_file()
+                targets[other] = url_prefix(other) + (file.url if exists else "")
+            file.page.releasekb_targets = targets
+            # read by the theme's sitemap.xml
+            file.page.releasekb_alternates = (
+                [(lang, urljoin(self.root_url, t)) for lang, t in targets.items()] if self.root_url else []
+            )
+
+        # Compiling the theme's templates costs each build about half a second; Jinja's own cache
+        # keeps their compiled code between builds, checked against each template's source.
+        env.bytecode_cache = jinja2.FileSystemBytecodeCache()
+        url_filter = env.filters["url"]
+
+        @jinja2.pass_context
+        def url(context, value):
+            return value if isinstance(value, _Relative) else url_filter(context, value)
+
+        env.filters["url"] = url
+        return env
+
+    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """A generated page is HTML already, but for its headings (render.py): MkDocs takes it as
+        the page's content unconverted (_render_generated) and keeps only its title as Markdown."""
+        if page.file.src_uri not in self.html_pages:
+            return markdown
+        _take_front_matter(page)
+        page_html = markdown_headings_as_html(markdown)
+        page_outline = outline(page_html)
+        # MkDocs' Page.render builds a new Markdown converter, with every extension, for each page:
+        # that was most of what a generated page cost MkDocs, for HTML with nothing to convert.
+        page.render = functools.partial(_render_generated, page, page_html, page_outline)
+        return "# " + markdown_title(page_outline.title)
+
+    def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
+        """The language switcher and the hreflang links of this page."""
+        if self.section:
+            return context
+        here = url_prefix(self.lang) + page.url
+        config.extra["alternate"] = [
+            {**alternate, "link": _Relative(relative_site_url(here, page.releasekb_targets[alternate["lang"]]))}
+            for alternate in config.extra["alternate"]
+        ]
+        return context
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        if not self.section:
+            progress.page_done()
+            return output
+        if page.file.src_uri not in self.html_pages:
+            return output
+        # Only the section's own pages load its stylesheet and script: the site's stay as they are.
+        css, js = (get_relative_url(f"{self.section}/{asset}", page.url) for asset in (STYLESHEET, SCRIPT))
+        head = f'<link rel="stylesheet" href="{css}">\n'
+        output = output.replace("</head>", head + "</head>", 1)
+        return output.replace("</body>", f'<script src="{js}"></script>\n</body>', 1)
+
+    # ------------------------------------------------------------------ outputs
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        """The machine-readable outputs (JSON API, badges, objects.inv, feed) and the search index
+        of this language; after the page has reloaded, under `serve` (afterwards.py)."""
+        site_dir = Path(config.site_dir)
+        if self.section:
+            section_dir = site_dir / self.section
+            publish.write_outputs(self.catalog, self.lang, self._section_url(), section_dir, section=True)
+            return
+        lang = self.lang
+        if afterwards.deferring():  # under `serve`: renamed into place, as the site is being served
+            write = functools.partial(publish.write_outputs, whole=True)
+            afterwards.later(f"outputs ({lang})", write, self.catalog, lang, self.root_url, site_dir)
+        else:
+            publish.write_outputs(self.catalog, lang, self.root_url, site_dir)
+        if _material_search(config) is not None:
+            try:
+                search.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
+            except RuntimeError as error:
+                raise PluginError(f"search index: {error}") from None
+
+
+def _invalid_data(error: DataError) -> PluginError:
+    # Printed here because `mkdocs serve` logs only "Aborted with a BuildError!" for plugin
+    # errors; the curator needs the same lines `releasekb validate` prints.
+    print(error.report(), file=sys.stderr, flush=True)
+    return PluginError("invalid release data (problems listed above)")
+
+
+def _material_search(config: MkDocsConfig):
+    """Material's search plugin when it is on (the search box shows only then), else None."""
+    material = config.plugins.get("material/search")
+    return material if material is not None and material.config.enabled else None
+
+
+def _require_local_assets(files: Files, config: MkDocsConfig) -> None:
+    """A stylesheet, script or image the configuration names must be in the site: MkDocs links
+    to it regardless, and the page then loads without its colours or its search (a 404 that
+    the strict build did not report)."""
+    named = [str(path) for path in [*config.extra_css, *config.extra_javascript]]
+    named += [config.theme.get(key) or "" for key in ("favicon", "logo")]
+    for path in named:
+        if not path or "://" in path or path.startswith("//") or path.startswith("data:"):
+            continue
+        uri = posixpath.normpath(path.split("?")[0].lstrip("/"))
+        if files.get_file_from_path(uri) is None and not uri.startswith("assets/images/favicon"):
+            raise PluginError(
+                f"{config.config_file_path}: '{path}' is not a file of the site (not in {config.docs_dir} "
+                "nor in the theme): the pages would load it and get 404"
+            )
+
+
+def _take_front_matter(page: Page) -> None:
+    """A generated page's front matter is for engines without this plugin. MkDocs prints page
+    titles and descriptions into HTML unescaped: the title is taken from the page's heading as
+    Markdown would make it (markdown_title), the description is escaped for its attribute."""
+    title = page.meta.pop("title", None)
+    if title is None:
+        return  # taken already, from this reading of the page
+    page._title_from_render = page._title_from_render or markdown_title(title)
+    if "description" in page.meta:
+        page.meta["description"] = html.escape(str(page.meta["description"]), quote=True)
+
+
+def markdown_title(title: str) -> str:
+    """The page title MkDocs makes of the heading `# title`, as HTML: punctuation as character
+    references, which Markdown keeps as the characters (a title such as "`__init__` hooks"
+    must not turn into emphasis), whitespace collapsed. Rendered titles have no line breaks;
+    tests/test_render.py checks the result against MkDocs' own conversion."""
+    return " ".join(_PUNCTUATION.sub(lambda m: f"&#{ord(m[0])};", title).split())
+
+
+_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
+# A heading of a generated page, as render.heading writes it: `## text {#anchor}` on its own line.
+_MARKDOWN_HEADING = re.compile(r"^(#{1,6}) (.*) \{#([^}\s]*)\}$", re.M)
+
+
+def markdown_headings_as_html(page: str) -> str:
+    """A generated page's Markdown headings as the HTML Markdown's toc extension makes of them
+    (with `permalink: true`); the rest of the page is HTML already."""
+
+    def html_heading(match: re.Match) -> str:
+        level, text, anchor = len(match[1]), match[2], match[3]
+        return (
+            f'<h{level} id="{anchor}">{text}'
+            f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>'
+        )
+
+    return _MARKDOWN_HEADING.sub(html_heading, page)
+
+
+def _render_generated(page: Page, page_html: str, page_outline: Outline, config: MkDocsConfig, files: Files) -> None:
+    """Page.render for a generated page: what converting its Markdown would have told MkDocs
+    (content, title, table of contents, anchors), read from its HTML."""
+    page.content = page_html
+    page._title_from_render = markdown_title(page_outline.title)
+    page.toc = get_toc(page_outline.toc_tokens)
+    page.present_anchor_ids = set(page_outline.anchor_ids)
+    # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
+    page.links_to_anchors = {}
+    del page.render  # Page.render again; the page's HTML is held once, as its content
