@@ -130,3 +130,23 @@ def test_an_unknown_option_is_an_error(team_site):
     result = mkdocs_build(team_site)
     assert result.returncode != 0
     assert "pth" in result.stderr
+
+
+def test_a_chinese_site_gets_the_section_in_chinese_at_the_same_addresses(team_site):
+    config = team_site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("language: en", "language: zh"), encoding="utf-8")
+    result = mkdocs_build(team_site)
+    assert result.returncode == 0, result.stderr
+    feature = page_html(team_site / "site", "release-notes/features/widgets")
+    assert "小部件" in feature and "<h1" in feature
+    # the section has no language prefix: its addresses are the same in either language
+    assert 'data-path="/release-notes/features/widgets/"' in feature
+    assert not (team_site / "site" / "release-notes" / "feed.xml").exists()  # it would name /zh/ addresses
+
+
+def test_an_unsupported_language_is_an_error_naming_the_supported_ones(team_site):
+    config = team_site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("language: en", "language: de"), encoding="utf-8")
+    result = mkdocs_build(team_site)
+    assert result.returncode != 0
+    assert "theme.language 'de'" in result.stderr and "en, zh" in result.stderr

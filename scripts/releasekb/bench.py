@@ -314,7 +314,10 @@ def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
         subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         for command in commands
     ]
-    peak, done = 0, threading.Event()
+    # A first sample before anything can reap them: on a busy machine the sampler thread may
+    # first run after short commands have ended, and a peak of 0 would be a wrong answer.
+    on_proc = Path("/proc/self/stat").exists()
+    peak, done = _trees_rss([process.pid for process in processes]) if on_proc else 0, threading.Event()
 
     def sample() -> None:
         nonlocal peak
@@ -322,7 +325,7 @@ def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
             peak = max(peak, _trees_rss([process.pid for process in processes]))
             done.wait(0.05)
 
-    sampler = threading.Thread(target=sample, daemon=True) if Path("/proc/self/stat").exists() else None
+    sampler = threading.Thread(target=sample, daemon=True) if on_proc else None
     if sampler:
         sampler.start()
     # Read each output to its end in a thread of its own: a full pipe would stall its process.
