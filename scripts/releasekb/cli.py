@@ -23,7 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)  # argparse exits with 2 on wrong usage
     # `check --index` reads a published index: it needs no data folder (a user's own repository)
     if not args.data.is_dir() and not getattr(args, "index", None):
-        parser.error(f"data folder not found: {args.data} (run from the project root or pass --data)")
+        parser.error(
+            f"data folder not found: {args.data} (run from the project root, pass --data, "
+            "or start a knowledge base with `releasekb init --product NAME`)"
+        )
     try:
         if hasattr(args, "engine"):
             args.engine = select(args.engine)
