@@ -161,6 +161,36 @@ def test_chinese_text_must_contain_chinese_and_english_none(tmp_path, capsys):
     assert any("features[1].summary.en: the English text contains Chinese characters" in line for line in lines)
 
 
+def test_a_problem_after_an_invalid_entry_is_located_at_its_own_entry(tmp_path, capsys):
+    """An entry with a shape error is left out of the release's record; the entries after it are
+    still checked, each at its own line, not at the entry before it."""
+    data = fixture_data(
+        tmp_path,
+        {
+            "1.1.yaml": [
+                ("stability: stable", "stability: 3"),  # features[0]: a number, not a label
+                ("zh: 读取空文件不再崩溃}", "zh: No crash}"),  # features[1]
+                ("zh: 请改用 `acme.read`。}", "zh: 请改用 `acme.read`（挂件）。}"),  # changes[0]: glossary
+            ]
+        },
+    )
+    path = data / "1.1.yaml"
+
+    def at(value: str) -> str:  # where a value starts in the file
+        line = line_of(path, value)
+        return f"{path}:{line}:{path.read_text(encoding='utf-8').splitlines()[line - 1].index(value) + 1}"
+
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert [line for line in lines if line.startswith(str(data))] == [
+        f"{path}:{line_of(path, 'stability: 3')}:16: features[0].stability: YAML reads 3 as the number 3, "
+        'not as text; put it in quotes: "3"',
+        f"{at('No crash}')}: features[1].title.zh: the Chinese text contains no Chinese",
+        f"{at('请改用 `acme.read`（挂件）')}: changes[0].migration.zh: '挂件' is a wrong rendering of 'widget'; "
+        "write '小部件' (glossary in project.yaml)",
+    ]
+
+
 def test_unknown_highlight_and_part_of(tmp_path, capsys):
     data = fixture_data(
         tmp_path,

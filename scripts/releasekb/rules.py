@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from releasekb.cjk import has_han
-from releasekb.dataset import LoadedRelease, ValidatedData, entries, texts
+from releasekb.dataset import LoadedRelease, ValidatedData, entries, release_texts
 from releasekb.loader import Location
 from releasekb.model import (
     PYTHON,
@@ -255,7 +255,7 @@ def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
 
 def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
-        for location, text in texts(release.record):
+        for location, text in release_texts(release):
             if not has_han(text.zh):
                 yield release.document.problem((*location, "zh"), "the Chinese text contains no Chinese")
             if has_han(text.en):
@@ -266,7 +266,7 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
     terms: list[GlossaryTerm] = data.project.glossary
     patterns = [(term, term.english_pattern()) for term in terms]
     for release in data.releases:
-        for location, text in texts(release.record):
+        for location, text in release_texts(release):
             for term, pattern in patterns:
                 if pattern.search(text.en) and term.zh.casefold() not in text.zh.casefold():
                     yield release.document.problem(
