@@ -207,6 +207,28 @@ def test_unknown_highlight_and_part_of(tmp_path, capsys):
     assert any("features[0].part_of: no feature 'gadgets' in this or an earlier release" in line for line in lines)
 
 
+def test_a_change_of_a_mistyped_feature_id_is_refused_with_the_id_it_meant(tmp_path, capsys):
+    """A typo would otherwise start a second feature, and leave the old reader undeprecated."""
+    data = fixture_data(tmp_path, {"1.1.yaml": [("  - id: old-reader", "  - id: old-raeder")]})
+    line = line_of(data / "1.1.yaml", "old-raeder")
+    assert only_problem(data, capsys, "1.1.yaml") == (
+        f"{data / '1.1.yaml'}:{line}:9: changes[0].id: no feature 'old-raeder' in this or an earlier release "
+        "(did you mean 'old-reader'?): write the id of the feature it changes, or add `standalone: true` when it "
+        "concerns something no release describes (older than the first release, or behaviour rather than a feature)"
+    )
+
+
+def test_a_standalone_change_must_not_name_a_described_feature(tmp_path, capsys):
+    data = fixture_data(
+        tmp_path, {"1.1.yaml": [("    kind: deprecation\n", "    kind: deprecation\n    standalone: true\n")]}
+    )
+    line = line_of(data / "1.1.yaml", "standalone: true")
+    assert only_problem(data, capsys, "1.1.yaml") == (
+        f"{data / '1.1.yaml'}:{line}:17: changes[0].standalone: 'old-reader' is described in 1.0: "
+        "remove `standalone: true`, the change is about that feature"
+    )
+
+
 def test_removed_feature_cannot_return(tmp_path, capsys):
     data = fixture_data(tmp_path)
     (data / "2.1.yaml").write_text(

@@ -194,6 +194,12 @@ class FeatureEntry(Entry):
 
 class ChangeEntry(Entry):
     kind: Literal[CHANGE_KINDS]
+    # A change names the feature it changes by its id, which an entry of this or an earlier release
+    # gives (rules.changes_name_their_feature: a mistyped id would make a second feature, and leave
+    # the real one at its last level). `true` says the change concerns something no release of
+    # the data describes: older than the first release (Python 2 support), or behaviour rather
+    # than a feature (a default that changed).
+    standalone: bool = False
     migration: Text
 
 

@@ -216,6 +216,40 @@ def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
         known |= here
 
 
+def changes_name_their_feature(data: ValidatedData) -> Iterator[Problem]:
+    """A deprecation, breaking change or removal changes a feature that an entry of this or an
+    earlier release describes: a mistyped id would silently start a second feature, while the real
+    one stayed at its last level. A change about something no release describes says so with
+    `standalone: true`, which is refused where the id is known (it would hide the lifecycle)."""
+    if not data.complete:
+        return
+    described_in: dict[str, str] = {}  # id -> the first release with an entry of that id
+    for release in data.releases:
+        version = release.record.version
+        for _, entry in entries(release):
+            if isinstance(entry, FeatureEntry):
+                described_in.setdefault(entry.id, version)
+        for location, entry in entries(release):
+            if not isinstance(entry, ChangeEntry):
+                continue
+            if entry.standalone and entry.id in described_in:
+                yield release.document.problem(
+                    (*location, "standalone"),
+                    f"'{entry.id}' is described in {described_in[entry.id]}: remove `standalone: true`, "
+                    "the change is about that feature",
+                )
+            elif not entry.standalone and entry.id not in described_in:
+                yield release.document.problem(
+                    (*location, "id"),
+                    f"no feature '{entry.id}' in this or an earlier release{suggest(entry.id, described_in)}: "
+                    "write the id of the feature it changes, or add `standalone: true` when it concerns "
+                    "something no release describes (older than the first release, or behaviour rather than "
+                    "a feature)",
+                )
+        for _, entry in entries(release):
+            described_in.setdefault(entry.id, version)
+
+
 def removed_ids_stay_removed(data: ValidatedData) -> Iterator[Problem]:
     if not data.complete:
         return
@@ -345,6 +379,7 @@ RULES: tuple[Rule, ...] = (
     titles_are_unique_in_release,
     highlights_exist,
     part_of_refers_to_earlier_feature,
+    changes_name_their_feature,
     removed_ids_stay_removed,
     lifecycles_have_a_name,
     texts_are_in_their_language,
