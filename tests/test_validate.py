@@ -343,8 +343,9 @@ CODE_SECTION = """code:
     cpp: ["acme::"]
   abbreviations:
     F: torch.nn.functional
-glossary:"""
-WITH_CODE = ("glossary:", CODE_SECTION)
+"""
+FIXTURE_CODE_SECTION = "code:\n  roots:\n    python: [acme]\n"
+WITH_CODE = (FIXTURE_CODE_SECTION, CODE_SECTION)
 WIDGET_API = "apis: [acme.widget]"  # 1.0's features[0]
 
 
@@ -357,9 +358,24 @@ def test_an_abbreviated_api_is_refused_at_its_line_with_the_qualified_name(tmp_p
     )
 
 
+def test_without_a_code_section_apis_get_a_warning_naming_the_roots_to_declare(tmp_path, capsys):
+    """`releasekb check` would find none of the APIs in code: a warning at the first one, which
+    fails only `validate --strict`."""
+    data = fixture_data(tmp_path, {"project.yaml": [(FIXTURE_CODE_SECTION, "")]})
+    warning = (
+        f"{data / '1.0.yaml'}:{line_of(data / '1.0.yaml', WIDGET_API)}:12: warning: features[0].apis[0]: entries "
+        "name 1 API, but project.yaml declares no `code.roots`: `releasekb check` cannot find them in code, and "
+        "their names are not checked; add `code: {roots: {python: [acme]}}` to project.yaml"
+    )
+    assert run_validate(data, capsys) == (0, [warning])
+    assert main(["--data", str(data), "validate", "--strict"]) == 1
+    assert "no errors; 1 warning (warnings above)." in capsys.readouterr().out
+
+
 def test_without_a_code_section_api_names_are_not_checked(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.0.yaml": [(WIDGET_API, "apis: [F.grid_sample]")]})
-    assert run_validate(data, capsys) == (0, [])
+    edits = {"project.yaml": [(FIXTURE_CODE_SECTION, "")], "1.0.yaml": [(WIDGET_API, "apis: [F.grid_sample]")]}
+    code, lines = run_validate(fixture_data(tmp_path, edits), capsys)
+    assert code == 0 and len(lines) == 1 and "warning: features[0].apis[0]: entries name 1 API" in lines[0]
 
 
 def test_a_cpp_name_under_a_token_root_is_accepted(tmp_path, capsys):

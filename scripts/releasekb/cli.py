@@ -155,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
         "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
         "     breaking change already in effect at --from: the code runs there already)\n"
         "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
-        "     knowledge base that cannot be read\n\n"
+        "     knowledge base that cannot be read or declares no code roots\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
@@ -201,17 +201,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(args) -> int:
+    from releasekb import rules
     from releasekb.pipeline import load_knowledge_base
     from releasekb.problems import github_annotation, json_report
     from releasekb.translations import stale_warnings, unrecorded_count
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    stale: list = []
     try:
         data, catalog = (knowledge_base := load_knowledge_base(args.data)).data, knowledge_base.catalog
     except DataError as error:
         problems, summary = error.problems, None
     else:
-        problems = stale_warnings(data)
+        stale = stale_warnings(data)
+        problems = sorted([*rules.warnings(data), *stale])
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
@@ -227,16 +230,20 @@ def _validate(args) -> int:
             for warning in warnings:
                 print(warning, file=sys.stderr)
         if summary:
-            _print_validate_summary(summary, len(warnings), unrecorded_count(data))
+            _print_validate_summary(summary, len(stale), len(warnings) - len(stale), unrecorded_count(data))
     return EXIT_INVALID if errors or (args.strict and warnings) else EXIT_OK
 
 
-def _print_validate_summary(summary: str, warnings: int, unrecorded: int) -> None:
-    if warnings:
-        print(
-            f"{summary}, no errors; {warnings} translation{'s' if warnings != 1 else ''} may be "
-            "out of date (warnings above; `releasekb translations` lists them)."
+def _print_validate_summary(summary: str, stale: int, other: int, unrecorded: int) -> None:
+    said = []
+    if stale:
+        said.append(
+            f"{stale} translation{'s' if stale != 1 else ''} may be out of date (`releasekb translations` lists them)"
         )
+    if other:
+        said.append(f"{other} {'other ' if stale else ''}warning{'s' if other != 1 else ''}")
+    if said:
+        print(f"{summary}, no errors; {'; '.join(said)} (warnings above).")
     else:
         print(f"{summary}, no problems.")
     if unrecorded:

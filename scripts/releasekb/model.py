@@ -261,6 +261,17 @@ def code_language(name: str, roots: dict[str, list[str]]) -> str | None:
     )
 
 
+def suggested_code_section(names: list[str]) -> str:
+    """The `code:` section of project.yaml that makes dotted API names code, their top-level
+    packages as Python roots: what a message about a missing one says to write.
+
+    >>> suggested_code_section(["acme.widget", "acme.io.read", "torch::nn::Linear"])
+    'code: {roots: {python: [acme]}}'
+    """
+    roots = sorted({head for name in names if (head := name.split(".", 1)[0]) != name and head.isidentifier()})
+    return f"code: {{roots: {{python: [{', '.join(roots) or '<package>'}]}}}}"
+
+
 class CodeConfig(Strict):
     """Which API names are code, so that `releasekb check` can find them in a codebase."""
 

@@ -7,6 +7,7 @@ is valid, so they may rely on the typed records.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
@@ -23,6 +24,7 @@ from releasekb.model import (
     GlossaryTerm,
     Text,
     code_language,
+    suggested_code_section,
 )
 from releasekb.problems import Problem, not_one_of, suggest
 from releasekb.versions import version_key
@@ -353,6 +355,31 @@ def apis_are_qualified_code_names(data: ValidatedData) -> Iterator[Problem]:
                 yield release.document.problem((*location, *inner), _unqualified_message(name, code, known))
 
 
+def apis_need_code_roots(data: ValidatedData) -> Iterator[Problem]:
+    """A warning: entries name APIs, but project.yaml declares no `code.roots`, so `releasekb check`
+    finds none of them in code (it would report a clean codebase) and their names go unchecked.
+    Located at the first API named, where a curator sees what the roots should be."""
+    if data.project.code is not None:  # apis_are_qualified_code_names checks names against it
+        return
+    named = [
+        (release, (*location, *inner), name)
+        for release in data.releases
+        for location, entry in entries(release)
+        for inner, name, _ in api_names(entry)
+    ]
+    if not named:
+        return
+    release, location, _ = named[0]
+    count = len({name for _, _, name in named})
+    problem = release.document.problem(
+        location,
+        f"entries name {count} API{'s' if count != 1 else ''}, but project.yaml declares no `code.roots`: "
+        "`releasekb check` cannot find them in code, and their names are not checked; add "
+        f"`{suggested_code_section([name for _, _, name in named])}` to project.yaml",
+    )
+    yield dataclasses.replace(problem, severity="warning")
+
+
 def _unqualified_message(name: str, code, known: set[str]) -> str:
     roots = ", ".join(root for roots in code.roots.values() for root in roots)
     message = f"'{name}' is not under a code root of project.yaml ({roots})"
@@ -388,5 +415,14 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# Rules whose problems are warnings: reported by `validate` (failing only `--strict`), never
+# keeping the data from building.
+WARNINGS: tuple[Rule, ...] = (apis_need_code_roots,)
+
+
 def check_all(data: ValidatedData) -> list[Problem]:
     return [problem for rule in RULES for problem in rule(data)]
+
+
+def warnings(data: ValidatedData) -> list[Problem]:
+    return [problem for rule in WARNINGS for problem in rule(data)]
