@@ -300,7 +300,7 @@ def _contract(args) -> int:
     """Print the URL contract; --check compares it with a committed list, --append adds what the
     data now generates to that list. The list only grows: an address once published must keep
     resolving, so a committed address the data no longer generates is an error, never dropped."""
-    from releasekb.contract import HEADER, contract_addresses
+    from releasekb.contract import HEADER, contract_addresses, write_list
     from releasekb.pipeline import load_catalog
 
     generated = contract_addresses(load_catalog(args.data))
@@ -308,10 +308,8 @@ def _contract(args) -> int:
     if committed_file is None:
         print(HEADER + "".join(address + "\n" for address in generated), end="")
         return EXIT_OK
-    try:
-        committed = [line for line in committed_file.read_text(encoding="utf-8").splitlines() if line.startswith("/")]
-    except OSError as error:
-        print(f"{committed_file}: cannot read it ({error.strerror})", file=sys.stderr)
+    committed = _committed_addresses(committed_file, create=args.append is not None)
+    if committed is None:
         return EXIT_USAGE
     lost = sorted(set(committed) - set(generated))
     new = sorted(set(generated) - set(committed))
@@ -323,8 +321,11 @@ def _contract(args) -> int:
             file=sys.stderr,
         )
     if args.append:
-        union = sorted({*committed, *generated})
-        committed_file.write_text(HEADER + "".join(address + "\n" for address in union), encoding="utf-8")
+        try:
+            write_list(committed_file, sorted({*committed, *generated}))
+        except OSError as error:
+            print(f"{committed_file}: cannot write it ({error.strerror})", file=sys.stderr)
+            return EXIT_USAGE
         print(f"{committed_file}: {len(new)} address{'es' if len(new) != 1 else ''} appended")
     else:
         for address in new:
@@ -332,6 +333,22 @@ def _contract(args) -> int:
         if new:
             print(f"append them with `releasekb contract --append {committed_file}`", file=sys.stderr)
     return EXIT_INVALID if lost or (new and not args.append) else EXIT_OK
+
+
+def _committed_addresses(path: Path, create: bool) -> list[str] | None:
+    """The addresses of a committed contract list; [] for a missing one that --append is to create
+    (`--check` needs it to exist). None, the reason printed, when it cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if create:
+            return []
+        print(f"{path}: no such file; start the list with `releasekb contract --append {path}`", file=sys.stderr)
+        return None
+    except OSError as error:
+        print(f"{path}: cannot read it ({error.strerror})", file=sys.stderr)
+        return None
+    return [line for line in text.splitlines() if line.startswith("/")]
 
 
 def _query(args) -> int:
