@@ -14,7 +14,7 @@ import pytest
 import sphobjinv
 
 from helpers import REAL_RELEASES
-from releasekb import api
+from releasekb import api, publish
 from releasekb.urls import API_SCHEMA, API_SCHEMA_VERSION
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -107,6 +107,23 @@ def test_atom_feed_lists_the_releases_newest_first(real_site, real_catalog, pref
     assert entries[0].find(f"{ATOM}title").text.endswith(newest.title[lang])
     assert entries[0].find(f"{ATOM}link").get("href") == f"/{prefix}releases/{newest.version}/"
     assert entries[0].find(f"{ATOM}published").text.startswith(newest.date)
+
+
+def feed_titles(catalog, lang: str) -> list[str]:
+    feed = ET.fromstring(publish.feed(catalog, lang, ""))
+    return [entry.find(f"{ATOM}title").text for entry in feed.findall(f"{ATOM}entry")]
+
+
+def test_feed_titles_name_the_product_and_version_once(real_catalog, fixture_catalog):
+    """PyTorch's titles begin with "PyTorch 1.7: ..." already; the feed used to say it twice."""
+    assert feed_titles(real_catalog, "en")[0] == (
+        "PyTorch 1.7: CUDA 11 binaries, a NumPy-style `torch.fft` and distributed training on Windows"
+    )
+    assert feed_titles(real_catalog, "zh")[0].startswith("PyTorch 1.7：CUDA 11 二进制包")
+    for lang in ("en", "zh"):
+        assert feed_titles(real_catalog, lang) == [release.title[lang] for release in reversed(real_catalog.releases)]
+    # titles that do not name the release get the product and version in front
+    assert feed_titles(fixture_catalog, "en") == ["Acme 2", "Acme 1.1: Widgets are stable", "Acme 1.0: First release"]
 
 
 def test_badges_show_level_and_since_with_a_title_and_level_colours(real_site):

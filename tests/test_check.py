@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 import yaml
 
+from helpers import data_copy
 from releasekb import api, apiindex, check, check_output, publish
 from releasekb.cli import main
 from releasekb.contract import contract_addresses
@@ -483,6 +484,23 @@ def test_a_bad_index_is_exit_2(code, capsys, tmp_path, real_catalog):
     ):
         status, out, err = run(capsys, ".", "--index", str(source))
         assert status == 2 and out == "" and message in err, (source, err)
+
+
+def test_a_knowledge_base_without_code_roots_is_exit_2_saying_why(code, capsys, tmp_path):
+    """Without `code.roots` nothing is looked for in code: a clean report would be a silent gap."""
+    kb = data_copy(ACME_KB, tmp_path, {"project.yaml": [("code:\n  roots:\n    python: [acme]\n", "")]})
+    code(**{"reader.py": "import acme\n\nacme.old_read()\n"})
+    status, out, err = run(capsys, ".", kb=kb)
+    assert status == 2 and out == ""
+    assert err == (
+        f"releasekb check: {kb} declares no code roots, so no use of its APIs can be found in code: "
+        f"add `code: {{roots: {{python: [acme]}}}}` to {kb / 'project.yaml'}\n"
+    )
+    index = tmp_path / "apis.json"  # a published index of that knowledge base says the same
+    index.write_bytes(publish.api_files(load_catalog(kb), "")[apiindex.INDEX_PATH])
+    status, out, err = run(capsys, ".", "--index", str(index))
+    assert status == 2 and out == ""
+    assert f"{index} declares no code roots, so no use of its APIs can be found in code: its knowledge base " in err
 
 
 # --------------------------------------------------------------------------- the published index

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import REAL_RELEASES, ROOT, real_data
+from helpers import REAL_RELEASES, ROOT, catalog_of, fixture_data, real_data
 from releasekb.cli import main
+from releasekb.contract import contract_text
 
 CONTRACT = ROOT / "tests" / "url_contract.txt"
 
@@ -51,6 +52,21 @@ def test_append_adds_new_addresses_and_never_removes_one(tmp_path, capsys):
     assert "/releases/0.1/#a-page-that-once-was" in after
     assert after == sorted(after)
     assert set(after) == set(addresses(CONTRACT)) | {"/releases/0.1/#a-page-that-once-was"}
+
+
+def test_append_starts_a_missing_list_and_check_says_how_to(tmp_path, capsys):
+    """A new knowledge base has no list yet: --append writes it whole (through a temporary file in
+    the same folder, renamed over it, none left behind); --check names the command that starts it."""
+    data = fixture_data(tmp_path)
+    committed = tmp_path / "url_contract.txt"
+    assert main(["--data", str(data), "contract", "--check", str(committed)]) == 2
+    assert capsys.readouterr().err == (
+        f"{committed}: no such file; start the list with `releasekb contract --append {committed}`\n"
+    )
+    assert main(["--data", str(data), "contract", "--append", str(committed)]) == 0
+    assert committed.read_text(encoding="utf-8") == contract_text(catalog_of(data))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["releases", "url_contract.txt"]
+    assert main(["--data", str(data), "contract", "--check", str(committed)]) == 0
 
 
 def test_the_check_passes_on_the_committed_list(capsys):

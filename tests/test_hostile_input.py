@@ -199,7 +199,7 @@ def test_missing_project_file_is_a_problem(tmp_path, capsys):
     (data / "project.yaml").unlink()
     assert the_problem(data, capsys) == (
         f"{data / 'project.yaml'}:1:1: (document): file not found: every data folder needs a project.yaml "
-        "with the vocabularies"
+        "with the vocabularies; start a knowledge base with `releasekb init --product NAME`, or pass --data"
     )
 
 

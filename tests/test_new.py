@@ -84,3 +84,37 @@ def test_editor_schema_flags_the_skeleton_and_accepts_it_filled(tmp_path, capsys
 
     fill_skeleton(path)
     assert list(validator.iter_errors(load_document(path)[0].data)) == []
+
+
+def test_a_version_written_as_its_file_name_is_accepted(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    assert new(data, "2.1.yaml", capsys)[0] == 0
+    assert (data / "2.1.yaml").is_file() and not (data / "2.1.yaml.yaml").exists()
+    assert 'version: "2.1"' in (data / "2.1.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["new", "1.8"], ["schema"], ["schema", "--check"], ["validate"], ["query"], ["contract"], ["translations"]],
+    ids=" ".join,
+)
+def test_a_folder_without_project_yaml_points_at_init(tmp_path, capsys, command):
+    """A fresh, empty data folder: every command says what is missing and how to start, with no
+    traceback and nothing written."""
+    data = tmp_path / "releases"
+    data.mkdir()
+    code = main(["--data", str(data), *command])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert err.splitlines()[0] == (
+        f"{data / 'project.yaml'}:1:1: (document): file not found: every data folder needs a project.yaml "
+        "with the vocabularies; start a knowledge base with `releasekb init --product NAME`, or pass --data"
+    )
+    assert list(data.iterdir()) == []
+
+
+def test_no_data_folder_at_all_points_at_init(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--data", str(tmp_path / "releases"), "new", "1.8"])
+    assert exit_info.value.code == 2
+    assert "start a knowledge base with `releasekb init --product NAME`" in capsys.readouterr().err

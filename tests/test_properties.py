@@ -146,6 +146,7 @@ def releases(draw, valid: bool = True) -> dict:
         {
             "id": "default-size",
             "kind": draw(st.sampled_from(CHANGE_KINDS)),
+            "standalone": True,  # no earlier release describes it
             "area": "core",
             "title": {"en": "Default size changed", "zh": "默认大小已更改"},
             "summary": draw(TEXTS),

@@ -161,6 +161,36 @@ def test_chinese_text_must_contain_chinese_and_english_none(tmp_path, capsys):
     assert any("features[1].summary.en: the English text contains Chinese characters" in line for line in lines)
 
 
+def test_a_problem_after_an_invalid_entry_is_located_at_its_own_entry(tmp_path, capsys):
+    """An entry with a shape error is left out of the release's record; the entries after it are
+    still checked, each at its own line, not at the entry before it."""
+    data = fixture_data(
+        tmp_path,
+        {
+            "1.1.yaml": [
+                ("stability: stable", "stability: 3"),  # features[0]: a number, not a label
+                ("zh: 读取空文件不再崩溃}", "zh: No crash}"),  # features[1]
+                ("zh: 请改用 `acme.read`。}", "zh: 请改用 `acme.read`（挂件）。}"),  # changes[0]: glossary
+            ]
+        },
+    )
+    path = data / "1.1.yaml"
+
+    def at(value: str) -> str:  # where a value starts in the file
+        line = line_of(path, value)
+        return f"{path}:{line}:{path.read_text(encoding='utf-8').splitlines()[line - 1].index(value) + 1}"
+
+    code, lines = run_validate(data, capsys)
+    assert code == 1
+    assert [line for line in lines if line.startswith(str(data))] == [
+        f"{path}:{line_of(path, 'stability: 3')}:16: features[0].stability: YAML reads 3 as the number 3, "
+        'not as text; put it in quotes: "3"',
+        f"{at('No crash}')}: features[1].title.zh: the Chinese text contains no Chinese",
+        f"{at('请改用 `acme.read`（挂件）')}: changes[0].migration.zh: '挂件' is a wrong rendering of 'widget'; "
+        "write '小部件' (glossary in project.yaml)",
+    ]
+
+
 def test_unknown_highlight_and_part_of(tmp_path, capsys):
     data = fixture_data(
         tmp_path,
@@ -175,6 +205,28 @@ def test_unknown_highlight_and_part_of(tmp_path, capsys):
         "highlights[0]: no entry with id 'widget' in this release (did you mean 'widgets'?)" in line for line in lines
     )
     assert any("features[0].part_of: no feature 'gadgets' in this or an earlier release" in line for line in lines)
+
+
+def test_a_change_of_a_mistyped_feature_id_is_refused_with_the_id_it_meant(tmp_path, capsys):
+    """A typo would otherwise start a second feature, and leave the old reader undeprecated."""
+    data = fixture_data(tmp_path, {"1.1.yaml": [("  - id: old-reader", "  - id: old-raeder")]})
+    line = line_of(data / "1.1.yaml", "old-raeder")
+    assert only_problem(data, capsys, "1.1.yaml") == (
+        f"{data / '1.1.yaml'}:{line}:9: changes[0].id: no feature 'old-raeder' in this or an earlier release "
+        "(did you mean 'old-reader'?): write the id of the feature it changes, or add `standalone: true` when it "
+        "concerns something no release describes (older than the first release, or behaviour rather than a feature)"
+    )
+
+
+def test_a_standalone_change_must_not_name_a_described_feature(tmp_path, capsys):
+    data = fixture_data(
+        tmp_path, {"1.1.yaml": [("    kind: deprecation\n", "    kind: deprecation\n    standalone: true\n")]}
+    )
+    line = line_of(data / "1.1.yaml", "standalone: true")
+    assert only_problem(data, capsys, "1.1.yaml") == (
+        f"{data / '1.1.yaml'}:{line}:17: changes[0].standalone: 'old-reader' is described in 1.0: "
+        "remove `standalone: true`, the change is about that feature"
+    )
 
 
 def test_removed_feature_cannot_return(tmp_path, capsys):
@@ -291,8 +343,9 @@ CODE_SECTION = """code:
     cpp: ["acme::"]
   abbreviations:
     F: torch.nn.functional
-glossary:"""
-WITH_CODE = ("glossary:", CODE_SECTION)
+"""
+FIXTURE_CODE_SECTION = "code:\n  roots:\n    python: [acme]\n"
+WITH_CODE = (FIXTURE_CODE_SECTION, CODE_SECTION)
 WIDGET_API = "apis: [acme.widget]"  # 1.0's features[0]
 
 
@@ -305,9 +358,24 @@ def test_an_abbreviated_api_is_refused_at_its_line_with_the_qualified_name(tmp_p
     )
 
 
+def test_without_a_code_section_apis_get_a_warning_naming_the_roots_to_declare(tmp_path, capsys):
+    """`releasekb check` would find none of the APIs in code: a warning at the first one, which
+    fails only `validate --strict`."""
+    data = fixture_data(tmp_path, {"project.yaml": [(FIXTURE_CODE_SECTION, "")]})
+    warning = (
+        f"{data / '1.0.yaml'}:{line_of(data / '1.0.yaml', WIDGET_API)}:12: warning: features[0].apis[0]: entries "
+        "name 1 API, but project.yaml declares no `code.roots`: `releasekb check` cannot find them in code, and "
+        "their names are not checked; add `code: {roots: {python: [acme]}}` to project.yaml"
+    )
+    assert run_validate(data, capsys) == (0, [warning])
+    assert main(["--data", str(data), "validate", "--strict"]) == 1
+    assert "no errors; 1 warning (warnings above)." in capsys.readouterr().out
+
+
 def test_without_a_code_section_api_names_are_not_checked(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.0.yaml": [(WIDGET_API, "apis: [F.grid_sample]")]})
-    assert run_validate(data, capsys) == (0, [])
+    edits = {"project.yaml": [(FIXTURE_CODE_SECTION, "")], "1.0.yaml": [(WIDGET_API, "apis: [F.grid_sample]")]}
+    code, lines = run_validate(fixture_data(tmp_path, edits), capsys)
+    assert code == 0 and len(lines) == 1 and "warning: features[0].apis[0]: entries name 1 API" in lines[0]
 
 
 def test_a_cpp_name_under_a_token_root_is_accepted(tmp_path, capsys):

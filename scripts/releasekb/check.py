@@ -237,16 +237,25 @@ def open_index(index_source: str | None, data_dir: Path, site_url: str = "") -> 
     built from the data folder, as the site would publish it. Raises apiindex.IndexUnreadable or
     problems.DataError when it cannot be read."""
     from releasekb import apiindex
+    from releasekb.model import suggested_code_section
 
     if index_source:
         document = apiindex.load_index(index_source)
         try:
-            return ApiIndex(document, index_source)
+            index = ApiIndex(document, index_source)
         except (KeyError, TypeError, AttributeError) as error:  # a hand-made or truncated file
             raise apiindex.IndexUnreadable(f"{index_source}: not a complete API index (no {error})") from None
-    from releasekb.pipeline import load_catalog
+        where = "its knowledge base needs `code.roots` in project.yaml"
+    else:
+        from releasekb.pipeline import load_catalog
 
-    return ApiIndex(apiindex.index_document(load_catalog(data_dir), site_url), str(data_dir))
+        index = ApiIndex(apiindex.index_document(load_catalog(data_dir), site_url), str(data_dir))
+        names = [name for name, _ in index.records]
+        where = f"add `{suggested_code_section(names)}` to {Path(data_dir) / 'project.yaml'}"
+    if not any(index.code_roots.values()):
+        # the scanner would look for nothing and report a clean codebase, whatever it uses
+        raise CheckUsage(f"{index.source} declares no code roots, so no use of its APIs can be found in code: {where}")
+    return index
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)  # argparse exits with 2 on wrong usage
     # `check --index` reads a published index: it needs no data folder (a user's own repository)
     if not args.data.is_dir() and not getattr(args, "index", None) and args.run is not _init:
-        parser.error(f"data folder not found: {args.data} (run from the project root or pass --data)")
+        parser.error(
+            f"data folder not found: {args.data} (run from the project root, pass --data, "
+            "or start a knowledge base with `releasekb init --product NAME`)"
+        )
     try:
         if hasattr(args, "engine"):
             args.engine = select(args.engine)
@@ -158,7 +161,7 @@ def _parser() -> argparse.ArgumentParser:
         "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
         "     breaking change already in effect at --from: the code runs there already)\n"
         "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
-        "     knowledge base that cannot be read\n\n"
+        "     knowledge base that cannot be read or declares no code roots\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
@@ -222,19 +225,20 @@ def _init(args) -> int:
 
 
 def _validate(args) -> int:
+    from releasekb import rules
     from releasekb.pipeline import load_knowledge_base
     from releasekb.problems import github_annotation, json_report
-    from releasekb.starter import example_warnings
     from releasekb.translations import stale_warnings, unrecorded_count
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    stale: list = []
     try:
         data, catalog = (knowledge_base := load_knowledge_base(args.data)).data, knowledge_base.catalog
     except DataError as error:
         problems, summary = error.problems, None
     else:
-        stale, examples = stale_warnings(data), example_warnings(data)
-        problems = stale + examples
+        stale = stale_warnings(data)
+        problems = sorted([*rules.warnings(data), *stale])
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
@@ -250,24 +254,20 @@ def _validate(args) -> int:
             for warning in warnings:
                 print(warning, file=sys.stderr)
         if summary:
-            _print_validate_summary(summary, len(stale), len(examples), unrecorded_count(data))
+            _print_validate_summary(summary, len(stale), len(warnings) - len(stale), unrecorded_count(data))
     return EXIT_INVALID if errors or (args.strict and warnings) else EXIT_OK
 
 
-def _print_validate_summary(summary: str, stale: int, examples: int, unrecorded: int) -> None:
-    warnings = []
+def _print_validate_summary(summary: str, stale: int, other: int, unrecorded: int) -> None:
+    said = []
     if stale:
-        warnings.append(
-            f"{stale} translation{'s' if stale != 1 else ''} may be out of date "
-            "(warnings above; `releasekb translations` lists them)"
+        said.append(
+            f"{stale} translation{'s' if stale != 1 else ''} may be out of date (`releasekb translations` lists them)"
         )
-    if examples:
-        warnings.append(
-            f"{examples} example entr{'ies' if examples != 1 else 'y'} from `releasekb init` still in place "
-            "(warnings above; `validate --strict` fails until they are replaced)"
-        )
-    if warnings:
-        print(f"{summary}, no errors; {'; '.join(warnings)}.")
+    if other:
+        said.append(f"{other} {'other ' if stale else ''}warning{'s' if other != 1 else ''}")
+    if said:
+        print(f"{summary}, no errors; {'; '.join(said)} (warnings above).")
     else:
         print(f"{summary}, no problems.")
     if unrecorded:
@@ -324,7 +324,7 @@ def _contract(args) -> int:
     """Print the URL contract; --check compares it with a committed list, --append adds what the
     data now generates to that list. The list only grows: an address once published must keep
     resolving, so a committed address the data no longer generates is an error, never dropped."""
-    from releasekb.contract import HEADER, contract_addresses
+    from releasekb.contract import HEADER, contract_addresses, write_list
     from releasekb.pipeline import load_catalog
 
     generated = contract_addresses(load_catalog(args.data))
@@ -332,10 +332,8 @@ def _contract(args) -> int:
     if committed_file is None:
         print(HEADER + "".join(address + "\n" for address in generated), end="")
         return EXIT_OK
-    try:
-        committed = [line for line in committed_file.read_text(encoding="utf-8").splitlines() if line.startswith("/")]
-    except OSError as error:
-        print(f"{committed_file}: cannot read it ({error.strerror})", file=sys.stderr)
+    committed = _committed_addresses(committed_file, create=args.append is not None)
+    if committed is None:
         return EXIT_USAGE
     lost = sorted(set(committed) - set(generated))
     new = sorted(set(generated) - set(committed))
@@ -347,8 +345,11 @@ def _contract(args) -> int:
             file=sys.stderr,
         )
     if args.append:
-        union = sorted({*committed, *generated})
-        committed_file.write_text(HEADER + "".join(address + "\n" for address in union), encoding="utf-8")
+        try:
+            write_list(committed_file, sorted({*committed, *generated}))
+        except OSError as error:
+            print(f"{committed_file}: cannot write it ({error.strerror})", file=sys.stderr)
+            return EXIT_USAGE
         print(f"{committed_file}: {len(new)} address{'es' if len(new) != 1 else ''} appended")
     else:
         for address in new:
@@ -356,6 +357,22 @@ def _contract(args) -> int:
         if new:
             print(f"append them with `releasekb contract --append {committed_file}`", file=sys.stderr)
     return EXIT_INVALID if lost or (new and not args.append) else EXIT_OK
+
+
+def _committed_addresses(path: Path, create: bool) -> list[str] | None:
+    """The addresses of a committed contract list; [] for a missing one that --append is to create
+    (`--check` needs it to exist). None, the reason printed, when it cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if create:
+            return []
+        print(f"{path}: no such file; start the list with `releasekb contract --append {path}`", file=sys.stderr)
+        return None
+    except OSError as error:
+        print(f"{path}: cannot read it ({error.strerror})", file=sys.stderr)
+        return None
+    return [line for line in text.splitlines() if line.startswith("/")]
 
 
 def _query(args) -> int:

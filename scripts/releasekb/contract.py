@@ -14,6 +14,11 @@ anchors included.
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
 from releasekb import publish
 from releasekb.catalog import Catalog
 from releasekb.i18n import LANGUAGES
@@ -75,3 +80,18 @@ def contract_addresses(catalog: Catalog) -> list[str]:
 def contract_text(catalog: Catalog) -> str:
     """What the data generates, as the committed file writes it: the header, then one address per line."""
     return HEADER + "".join(address + "\n" for address in contract_addresses(catalog))
+
+
+def write_list(path: Path, addresses: Iterable[str]) -> None:
+    """Write the committed list (header, one address per line) to a temporary file in its folder,
+    then rename that over it: an interrupted run leaves the old list or the new one, never half a
+    list whose lost addresses nothing would notice. Creates the file when there is none."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(HEADER + "".join(address + "\n" for address in addresses), encoding="utf-8")
+        if path.exists():
+            shutil.copymode(path, temporary)  # the list keeps its permissions
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)  # only there when something failed

@@ -48,8 +48,21 @@ def entries(release: LoadedRelease) -> Iterator[tuple[Location, FeatureEntry | C
     yield from zip(release.entry_locations, [*release.record.features, *release.record.changes], strict=True)
 
 
+def release_texts(release: LoadedRelease) -> Iterator[tuple[Location, BaseModel]]:
+    """Every bilingual Text of a release file, with its location in the file. Entries are walked
+    with `entries`, not as the record's lists: after an invalid entry the record holds only the
+    valid ones, and their list index would point a problem at the entry before."""
+    for location, text in texts(release.record):
+        if location[0] not in ("features", "changes"):
+            yield location, text
+    for location, entry in entries(release):
+        for inner, text in texts(entry):
+            yield (*location, *inner), text
+
+
 def texts(record: BaseModel, location: Location = ()) -> Iterator[tuple[Location, BaseModel]]:
-    """Every bilingual Text inside a record, with its location."""
+    """Every bilingual Text inside a record, with its location relative to the record (for a
+    whole release file, release_texts)."""
     for name in type(record).model_fields:
         value = getattr(record, name)
         items = enumerate(value) if isinstance(value, list) else [(None, value)]

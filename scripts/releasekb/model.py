@@ -196,6 +196,12 @@ class FeatureEntry(Entry):
 
 class ChangeEntry(Entry):
     kind: Literal[CHANGE_KINDS]
+    # A change names the feature it changes by its id, which an entry of this or an earlier release
+    # gives (rules.changes_name_their_feature: a mistyped id would make a second feature, and leave
+    # the real one at its last level). `true` says the change concerns something no release of
+    # the data describes: older than the first release (Python 2 support), or behaviour rather
+    # than a feature (a default that changed).
+    standalone: bool = False
     migration: Text
 
 
@@ -263,6 +269,17 @@ def code_language(name: str, roots: dict[str, list[str]]) -> str | None:
         (language for language, prefixes in roots.items() if language != PYTHON and name.startswith(tuple(prefixes))),
         None,
     )
+
+
+def suggested_code_section(names: list[str]) -> str:
+    """The `code:` section of project.yaml that makes dotted API names code, their top-level
+    packages as Python roots: what a message about a missing one says to write.
+
+    >>> suggested_code_section(["acme.widget", "acme.io.read", "torch::nn::Linear"])
+    'code: {roots: {python: [acme]}}'
+    """
+    roots = sorted({head for name in names if (head := name.split(".", 1)[0]) != name and head.isidentifier()})
+    return f"code: {{roots: {{python: [{', '.join(roots) or '<package>'}]}}}}"
 
 
 class CodeConfig(Strict):

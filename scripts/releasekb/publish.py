@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from pathlib import Path
 
 from releasekb import afterwards, api, apiindex, check_output
@@ -215,9 +216,42 @@ def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
         url = api.release_urls(site_url, release.version)[lang]
         entry = generator.add_entry()
         entry.id(url)
-        entry.title(f"{catalog.product_name[lang]} {release.version}: {release.title[lang]}")
+        entry.title(feed_entry_title(catalog.product_name[lang], release.version, release.title[lang]))
         entry.link(href=url)
         entry.summary(release.summary[lang])
         entry.published(utc_datetime(release.date))
         entry.updated(utc_datetime(release.date))
     return generator.atom_str(pretty=True)
+
+
+# A release title that begins with the product's name: what follows it, and whether that is a
+# version ("PyTorch 1.7: ...", "Acme 2") or the rest of the title after a separator ("Acme: ...").
+_VERSION_WORD = re.compile(r"v?[0-9][0-9A-Za-z.+-]*")
+_SEPARATOR = re.compile(r"[\s:：,，-]+")
+
+
+def feed_entry_title(product: str, version: str, title: str) -> str:
+    """A feed entry's title: product, version, then the release's title, each once. Titles often
+    start with the product and its version already (every PyTorch title does), and a reader of
+    the feed should not see "PyTorch 1.7: PyTorch 1.7: ...".
+
+    >>> feed_entry_title("Acme DB", "3.0", "Acme DB 3.0: faster joins")
+    'Acme DB 3.0: faster joins'
+    >>> feed_entry_title("PyTorch", "1.7", "PyTorch 1.7：CUDA 11 二进制包")
+    'PyTorch 1.7：CUDA 11 二进制包'
+    >>> feed_entry_title("Acme DB", "3.0", "acme db: faster joins"), feed_entry_title("Acme", "2.0", "Acme 2")
+    ('Acme DB 3.0: faster joins', 'Acme 2')
+    >>> feed_entry_title("Acme", "1.1", "Widgets are stable"), feed_entry_title("Acme", "1.1", "Acmeflow")
+    ('Acme 1.1: Widgets are stable', 'Acme 1.1: Acmeflow')
+    """
+    named = f"{product} {version}"
+    if not title.casefold().startswith(product.casefold()):
+        return f"{named}: {title}"
+    after = title[len(product) :]
+    separator = _SEPARATOR.match(after)
+    if separator is None:  # "Acmeflow": another word that begins like the product
+        return f"{named}: {title}"
+    rest = after[separator.end() :]
+    if _VERSION_WORD.match(rest):  # the title names its version itself
+        return title
+    return f"{named}: {rest}"

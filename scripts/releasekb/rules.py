@@ -7,11 +7,12 @@ is valid, so they may rely on the typed records.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
 from releasekb.cjk import has_han
-from releasekb.dataset import LoadedRelease, ValidatedData, entries, texts
+from releasekb.dataset import LoadedRelease, ValidatedData, entries, release_texts
 from releasekb.loader import Location
 from releasekb.model import (
     PYTHON,
@@ -23,6 +24,7 @@ from releasekb.model import (
     GlossaryTerm,
     Text,
     code_language,
+    suggested_code_section,
 )
 from releasekb.problems import Problem, not_one_of, suggest
 from releasekb.versions import version_key
@@ -216,6 +218,40 @@ def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
         known |= here
 
 
+def changes_name_their_feature(data: ValidatedData) -> Iterator[Problem]:
+    """A deprecation, breaking change or removal changes a feature that an entry of this or an
+    earlier release describes: a mistyped id would silently start a second feature, while the real
+    one stayed at its last level. A change about something no release describes says so with
+    `standalone: true`, which is refused where the id is known (it would hide the lifecycle)."""
+    if not data.complete:
+        return
+    described_in: dict[str, str] = {}  # id -> the first release with an entry of that id
+    for release in data.releases:
+        version = release.record.version
+        for _, entry in entries(release):
+            if isinstance(entry, FeatureEntry):
+                described_in.setdefault(entry.id, version)
+        for location, entry in entries(release):
+            if not isinstance(entry, ChangeEntry):
+                continue
+            if entry.standalone and entry.id in described_in:
+                yield release.document.problem(
+                    (*location, "standalone"),
+                    f"'{entry.id}' is described in {described_in[entry.id]}: remove `standalone: true`, "
+                    "the change is about that feature",
+                )
+            elif not entry.standalone and entry.id not in described_in:
+                yield release.document.problem(
+                    (*location, "id"),
+                    f"no feature '{entry.id}' in this or an earlier release{suggest(entry.id, described_in)}: "
+                    "write the id of the feature it changes, or add `standalone: true` when it concerns "
+                    "something no release describes (older than the first release, or behaviour rather than "
+                    "a feature)",
+                )
+        for _, entry in entries(release):
+            described_in.setdefault(entry.id, version)
+
+
 def removed_ids_stay_removed(data: ValidatedData) -> Iterator[Problem]:
     if not data.complete:
         return
@@ -255,7 +291,7 @@ def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
 
 def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
-        for location, text in texts(release.record):
+        for location, text in release_texts(release):
             if not has_han(text.zh):
                 yield release.document.problem((*location, "zh"), "the Chinese text contains no Chinese")
             if has_han(text.en):
@@ -266,7 +302,7 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
     terms: list[GlossaryTerm] = data.project.glossary
     patterns = [(term, term.english_pattern()) for term in terms]
     for release in data.releases:
-        for location, text in texts(release.record):
+        for location, text in release_texts(release):
             for term, pattern in patterns:
                 if pattern.search(text.en) and term.zh.casefold() not in text.zh.casefold():
                     yield release.document.problem(
@@ -319,6 +355,46 @@ def apis_are_qualified_code_names(data: ValidatedData) -> Iterator[Problem]:
                 yield release.document.problem((*location, *inner), _unqualified_message(name, code, known))
 
 
+def apis_need_code_roots(data: ValidatedData) -> Iterator[Problem]:
+    """A warning: entries name APIs, but project.yaml declares no `code.roots`, so `releasekb check`
+    finds none of them in code (it would report a clean codebase) and their names go unchecked.
+    Located at the first API named, where a curator sees what the roots should be."""
+    if data.project.code is not None:  # apis_are_qualified_code_names checks names against it
+        return
+    named = [
+        (release, (*location, *inner), name)
+        for release in data.releases
+        for location, entry in entries(release)
+        for inner, name, _ in api_names(entry)
+    ]
+    if not named:
+        return
+    release, location, _ = named[0]
+    count = len({name for _, _, name in named})
+    problem = release.document.problem(
+        location,
+        f"entries name {count} API{'s' if count != 1 else ''}, but project.yaml declares no `code.roots`: "
+        "`releasekb check` cannot find them in code, and their names are not checked; add "
+        f"`{suggested_code_section([name for _, _, name in named])}` to project.yaml",
+    )
+    yield dataclasses.replace(problem, severity="warning")
+
+
+def examples_are_replaced(data: ValidatedData) -> Iterator[Problem]:
+    """A warning at each entry still marked `example: true` (`releasekb init` writes some): the
+    site would publish it as a fact of the release."""
+    for release in data.releases:
+        for location, entry in entries(release):
+            if entry.example:
+                problem = release.document.problem(
+                    (*location, "example"),
+                    "an example entry from `releasekb init`: replace it with what this release brought "
+                    "(or delete it), and remove `example: true`",
+                    key=True,
+                )
+                yield dataclasses.replace(problem, severity="warning")
+
+
 def _unqualified_message(name: str, code, known: set[str]) -> str:
     roots = ", ".join(root for roots in code.roots.values() for root in roots)
     message = f"'{name}' is not under a code root of project.yaml ({roots})"
@@ -345,6 +421,7 @@ RULES: tuple[Rule, ...] = (
     titles_are_unique_in_release,
     highlights_exist,
     part_of_refers_to_earlier_feature,
+    changes_name_their_feature,
     removed_ids_stay_removed,
     lifecycles_have_a_name,
     texts_are_in_their_language,
@@ -353,5 +430,14 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# Rules whose problems are warnings: reported by `validate` (failing only `--strict`), never
+# keeping the data from building.
+WARNINGS: tuple[Rule, ...] = (apis_need_code_roots, examples_are_replaced)
+
+
 def check_all(data: ValidatedData) -> list[Problem]:
     return [problem for rule in RULES for problem in rule(data)]
+
+
+def warnings(data: ValidatedData) -> list[Problem]:
+    return [problem for rule in WARNINGS for problem in rule(data)]

@@ -56,6 +56,9 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
     """Write releases/<version>.yaml; raise NewReleaseError (and write nothing) when the version
     is malformed or already has a file."""
     data_dir = Path(data_dir)
+    # `new 1.8.yaml` names the file to write: the version pattern would take '.yaml' as a
+    # suffix (1.8.yaml.yaml), so the extension is dropped, as the file name adds it back.
+    version = version.removesuffix(".yaml").removesuffix(".yml")
     if not re.fullmatch(VERSION_PATTERN, version):
         raise NewReleaseError(f"'{version}' is not a version like 1.8 or 1.10", usage=True)
     path = data_dir / f"{version}.yaml"

@@ -7,21 +7,17 @@ each language, a .gitignore, a deploy workflow, a pre-commit configuration and t
 the workflow installs. Files whose names start with `dot-` are written as dotfiles (a package's
 data keeps them visible). `init` never overwrites a file.
 
-The examples are the one thing `init` leaves for the team to replace: `example_warnings` is
-what `validate` says about each one left.
+The examples are the one thing `init` leaves for the team to replace: `validate` warns about
+each one left (rules.examples_are_replaced).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import json
 import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-
-from releasekb.dataset import ValidatedData, entries
-from releasekb.problems import Problem
 
 STARTER_DIR = Path(__file__).parent / "starter"
 RELEASE_TEMPLATE = "releases/RELEASE.yaml"
@@ -99,19 +95,3 @@ def init(folder: Path, product: str, release: str = "1.0", today: datetime.date 
 
     written += write_schemas(folder / "releases")
     return written
-
-
-def example_warnings(data: ValidatedData) -> list[Problem]:
-    """A warning at each entry still marked `example: true`: the site would publish it as fact."""
-    warnings = []
-    for release in data.releases:
-        for location, entry in entries(release):
-            if entry.example:
-                problem = release.document.problem(
-                    (*location, "example"),
-                    "an example entry from `releasekb init`: replace it with what this release brought "
-                    "(or delete it), and remove `example: true`",
-                    key=True,
-                )
-                warnings.append(dataclasses.replace(problem, severity="warning"))
-    return warnings

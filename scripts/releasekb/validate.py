@@ -66,8 +66,24 @@ def release_paths(data_dir: Path) -> list[Path]:
     return sorted(p for p in data_dir.glob("*.yaml") if RELEASE_FILE_PATTERN.match(p.name))
 
 
+def missing_project(data_dir: Path) -> DataError | None:
+    """The problem of a data folder without project.yaml, which every command reads first (its
+    vocabularies decide what release files may say): one message for all of them, pointing a
+    curator in a fresh folder at `init`. None when the file is there."""
+    path = Path(data_dir) / PROJECT_FILE
+    if path.is_file():
+        return None
+    message = (
+        "file not found: every data folder needs a project.yaml with the vocabularies; "
+        "start a knowledge base with `releasekb init --product NAME`, or pass --data"
+    )
+    return DataError([Problem(display_path(path), 1, 1, "(document)", message)])
+
+
 def load_project(data_dir: Path) -> ProjectFile:
     """Only project.yaml, validated; raises DataError."""
+    if (missing := missing_project(data_dir)) is not None:
+        raise missing
     problems: list[Problem] = []
     _, project = _load_record(Path(data_dir) / PROJECT_FILE, ProjectFile, problems)
     if problems or project is None:
@@ -80,18 +96,8 @@ def load_data(data_dir: Path) -> ValidatedData:
     data_dir = Path(data_dir)
     problems: list[Problem] = []
     project_path = data_dir / PROJECT_FILE
-    if not project_path.is_file():
-        raise DataError(
-            [
-                Problem(
-                    display_path(project_path),
-                    1,
-                    1,
-                    "(document)",
-                    "file not found: every data folder needs a project.yaml with the vocabularies",
-                )
-            ]
-        )
+    if (missing := missing_project(data_dir)) is not None:
+        raise missing
     project_document, project = _load_record(project_path, ProjectFile, problems)
 
     releases: list[LoadedRelease] = []
