@@ -454,39 +454,66 @@ ROWS_JS = """table => Array.from(table.tBodies[0].rows, row => ({
     href: row.cells[0].querySelector("a").getAttribute("href"), visible: row.checkVisibility(),
 }))"""
 
-# Every combination of stability and release (and every area alone), set the way a reader's
-# change would be: select values, then the form's change event.
+# Every combination of level, "as of" and "mentioned in" release (and every area alone), set the
+# way a reader's change would be: select values, then the form's change event.
 SWEEP_JS = """form => {
     const rows = Array.from(document.getElementById("rkb-features").tBodies[0].rows);
     const combos = [];
-    for (const s of form.stability.options) for (const v of form.release.options) {
-        combos.push([s.value, v.value, ""]);
+    for (const s of form.stability.options) for (const a of form.as_of.options) for (const v of form.release.options) {
+        combos.push([s.value, a.value, v.value, ""]);
     }
-    for (const a of form.area.options) combos.push(["", "", a.value]);
-    return combos.map(([stability, release, area]) => {
-        form.stability.value = stability; form.release.value = release; form.area.value = area;
+    for (const a of form.area.options) combos.push(["", form.as_of.options[0].value, "", a.value]);
+    return combos.map(([stability, as_of, release, area]) => {
+        form.stability.value = stability; form.as_of.value = as_of; form.release.value = release;
+        form.area.value = area;
         form.dispatchEvent(new Event("change", {bubbles: true}));
-        return {stability, release, area, search: location.search,
+        return {stability, as_of, release, area, search: location.search,
                 visible: rows.map(row => row.checkVisibility())};
     });
 }"""
 
 
-def expected_visible(row: dict, stability: str, release: str, area: str = "") -> bool:
-    """Independent reading of the row's data: in `area`, and `release` published `stability`."""
-    if area and row["area"] != area:
-        return False
-    pairs = [pair.split("=", 1) for pair in row["stability"].split()]
-    if release and release not in {v for v, _ in pairs}:
-        return False
-    return not stability or any(level == stability and (not release or v == release) for v, level in pairs)
+def levels_as_of(catalog) -> dict[str, dict[str, str]]:
+    """{feature id: {version: level key}}, read from each release's entries independently of the
+    catalog's own bookkeeping: from the first entry that describes the feature, the latest label
+    a release stated at or before each release ('unlabeled' while none did), up to a removal."""
+    levels = {}
+    for feature in catalog.features.values():
+        by_release = {entry.release.version: entry for entry in feature.entries}
+        stated, exists, feature_levels = None, False, {}
+        for release in catalog.releases:
+            entry = by_release.get(release.version)
+            if entry is not None and entry.is_change and entry.kind == "removal":
+                break
+            if entry is not None and not entry.is_change:
+                exists = True
+                stated = entry.level.key if entry.level.key != "unlabeled" else stated
+            if exists:
+                feature_levels[release.version] = stated or "unlabeled"
+        levels[feature.id] = feature_levels
+    return levels
 
 
-def check_filtered(page, stability: str, release: str) -> int:
+def expected_ids(catalog, stability="", as_of="", release="", area="", ids=None) -> set[str]:
+    """The features the filters ask for: at level `stability` as of release `as_of` (default: the
+    latest), mentioned in `release`, in `area`; among `ids` when given."""
+    as_of = as_of or catalog.latest.version
+    levels = levels_as_of(catalog)
+    return {
+        feature.id
+        for feature in catalog.features.values()
+        if (ids is None or feature.id in ids)
+        and (not area or feature.area.key == area)
+        and (not release or release in [r.version for r in feature.releases])
+        and (not stability or levels[feature.id].get(as_of) == stability)
+    }
+
+
+def check_filtered(page, catalog, stability: str, as_of: str = "", release: str = "") -> int:
     rows = page.locator("#rkb-features").evaluate(ROWS_JS)
-    shown = [row for row in rows if row["visible"]]
-    wrong = [row for row in rows if row["visible"] != expected_visible(row, stability, release)]
-    assert not wrong, f"rows shown/hidden against their data for {stability}@{release}: {wrong}"
+    shown = {feature_id_of(row["href"]) for row in rows if row["visible"]}
+    expected = expected_ids(catalog, stability, as_of, release)
+    assert shown == expected, f"rows shown against the data for {stability} as of {as_of} in {release}"
     count = page.locator("#rkb-filter output").text_content()
     assert str(len(shown)) in count and str(len(rows)) in count, count
     return len(shown)
@@ -507,17 +534,9 @@ def shown_feature_ids(page) -> list[str]:
 
 
 def beta_features_matching(catalog, word: str, lang: str) -> set[str]:
-    """From the catalog, independently of the page: features some release published as beta
+    """From the catalog, independently of the page: features at beta as of the latest release
     whose id, API names, titles or summaries in `lang` contain `word` (any case)."""
-    found = set()
-    for feature in catalog.features.values():
-        texts = [feature.id, *(api for e in feature.entries for api in e.apis)]
-        texts += [text[lang] for e in feature.entries for text in (e.title, e.summary, e.name) if text]
-        if any(e.level and e.level.key == "beta" for e in feature.entries) and any(
-            word in text.lower() for text in texts
-        ):
-            found.add(feature.id)
-    return found
+    return expected_ids(catalog, "beta") & features_matching(catalog, word, lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -598,7 +617,7 @@ def test_features_words_filter_says_so_when_its_texts_cannot_be_loaded(tab, real
     # The other filters still work.
     page.locator("#rkb-filter input[name='q']").fill("")
     page.locator("#rkb-filter select[name='stability']").select_option("beta")
-    assert 0 < check_filtered(page, "beta", "") < total
+    assert 0 < check_filtered(page, real_catalog, "beta") < total
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -640,43 +659,183 @@ def test_features_sort_by_first_release_orders_rows_and_is_kept_in_the_address(t
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_features_filter_follows_and_updates_the_query_string(tab, lang):
+def test_features_filter_follows_and_updates_the_query_string(tab, lang, real_catalog):
     page = tab.page
     tab.open(f"{lang}/features/?stability=beta&release=1.7")
     form = page.locator("#rkb-filter")
     expect(form).to_be_visible()
     expect(form.locator('select[name="stability"]')).to_have_value("beta")
     expect(form.locator('select[name="release"]')).to_have_value("1.7")
+    expect(form.locator('select[name="as_of"]')).to_have_value("1.7")  # levels as of the release named
     rows = page.locator("#rkb-features").evaluate(ROWS_JS)
     shown = [row for row in rows if row["visible"]]
     assert all("1.7=beta" in row["stability"].split() for row in shown), shown
     assert 0 < len(shown) < len(rows), (len(shown), len(rows))
-    assert check_filtered(page, "beta", "1.7") == len(shown)
+    assert check_filtered(page, real_catalog, "beta", "1.7", "1.7") == len(shown)
 
     form.locator('select[name="stability"]').select_option("stable")
     assert query(page) == {"stability": ["stable"], "release": ["1.7"]}
     assert urlsplit(page.url).path == f"{lang}/features/"
-    check_filtered(page, "stable", "1.7")
+    check_filtered(page, real_catalog, "stable", "1.7", "1.7")
 
     form.locator('select[name="release"]').select_option("")
     assert query(page) == {"stability": ["stable"]}
-    check_filtered(page, "stable", "")
+    check_filtered(page, real_catalog, "stable", "1.7")
 
-    # Every other combination the selects offer, against the rows' data.
+    # Every other combination the selects offer, against the data. The address names as_of only
+    # when it is not the one it implies (the release named, else the latest).
+    rows = page.locator("#rkb-features").evaluate(ROWS_JS)
+    ids = [feature_id_of(row["href"]) for row in rows]
+    latest = real_catalog.latest.version
     for combo in form.evaluate(SWEEP_JS):
-        picked = {k: [combo[k]] for k in ("stability", "release", "area") if combo[k]}
+        picked = {k: [combo[k]] for k in ("stability", "as_of", "release", "area") if combo[k]}
+        if combo["as_of"] == (combo["release"] or latest):
+            del picked["as_of"]
         assert parse_qs(combo["search"].lstrip("?")) == picked, combo["search"]
-        expected = [expected_visible(row, combo["stability"], combo["release"], combo["area"]) for row in rows]
-        assert combo["visible"] == expected, f"wrong rows for {picked}"
+        expected = expected_ids(real_catalog, combo["stability"], combo["as_of"], combo["release"], combo["area"])
+        assert {i for i, visible in zip(ids, combo["visible"], strict=True) if visible} == expected, picked
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_former_version_parameter_still_filters_by_release(tab, lang):
+def test_former_version_parameter_still_filters_by_release(tab, lang, real_catalog):
     page = tab.page
     tab.open(f"{lang}/features/?stability=beta&version=1.7")
     expect(page.locator('#rkb-filter select[name="release"]')).to_have_value("1.7")
-    check_filtered(page, "beta", "1.7")
+    check_filtered(page, real_catalog, "beta", "1.7", "1.7")
     assert query(page) == {"stability": ["beta"], "release": ["1.7"]}  # rewritten to today's name
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_level_as_of_release_answers_what_is_stable_in_1_7(tab, lang, real_catalog):
+    """Issue 27: "what is stable in 1.7?" is the level as of 1.7 (the latest stated at or before
+    it), not "mentioned in 1.7": the RPC framework, stable since 1.5 and not mentioned in 1.7, is
+    among the stable RPC features. "Mentioned in release" stays a filter of its own."""
+    page = tab.page
+    strings = interface_strings("zh" if lang else "en")
+    tab.open(f"{lang}/features/")
+    form = page.locator("#rkb-filter")
+    as_of = form.get_by_label(strings["filter_as_of"])
+    mentioned = form.get_by_label(strings["filter_release"])
+    expect(as_of).to_have_value("1.7")  # the default: the latest release, named as such
+    expect(as_of.locator("option").first).to_have_text(strings["filter_latest"].format(version="1.7"))
+    expect(mentioned).to_have_value("")
+
+    form.locator("input[name='q']").press_sequentially("rpc")
+    form.get_by_label(strings["filter_stability"]).select_option("stable")
+    rpc = features_matching(real_catalog, "rpc", "zh" if lang else "en")
+    stable_rpc = expected_ids(real_catalog, "stable", "1.7", ids=rpc)
+    assert "distributed-rpc" in stable_rpc
+    expect(form.locator("output")).to_have_text(
+        strings["filter_count"].format(shown=len(stable_rpc), total=len(real_catalog.features))
+    )
+    assert set(shown_feature_ids(page)) == stable_rpc
+    assert query(page) == {"q": ["rpc"], "stability": ["stable"]}
+
+    # As of 1.4 the framework was experimental, and nothing about RPC stable.
+    as_of.select_option("1.4")
+    assert query(page) == {"q": ["rpc"], "stability": ["stable"], "as_of": ["1.4"]}
+    expect(form.locator("output")).to_have_text(
+        strings["filter_count"].format(shown=0, total=len(real_catalog.features))
+    )
+    form.get_by_label(strings["filter_stability"]).select_option("experimental")
+    assert "distributed-rpc" in shown_feature_ids(page)
+    assert set(shown_feature_ids(page)) == expected_ids(real_catalog, "experimental", "1.4", ids=rpc)
+
+    # Stable as of 1.7 and mentioned in 1.7: the framework itself is not mentioned there.
+    form.get_by_label(strings["filter_stability"]).select_option("stable")
+    as_of.select_option("1.7")
+    mentioned.select_option("1.7")
+    assert query(page) == {"q": ["rpc"], "stability": ["stable"], "release": ["1.7"]}
+    in_17 = expected_ids(real_catalog, "stable", "1.7", "1.7", ids=rpc)
+    assert set(shown_feature_ids(page)) == in_17 and "distributed-rpc" not in in_17 and in_17 < stable_rpc
+
+    # Mentioned in 1.7, levels as of 1.5 (as_of named: it differs from the release).
+    as_of.select_option("1.5")
+    assert query(page) == {"q": ["rpc"], "stability": ["stable"], "as_of": ["1.5"], "release": ["1.7"]}
+    assert set(shown_feature_ids(page)) == expected_ids(real_catalog, "stable", "1.5", "1.7", ids=rpc)
+
+    # The address is the view: reloaded, or opened elsewhere, it shows the same.
+    shown = shown_feature_ids(page)
+    page.reload()
+    expect(as_of).to_have_value("1.5")
+    expect(mentioned).to_have_value("1.7")
+    assert shown_feature_ids(page) == shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_published_addresses_with_release_keep_their_meaning(tab, lang, real_catalog):
+    """An address with `release` and no `as_of` (every address before as_of existed) reads levels
+    as of that release: `?stability=experimental&release=1.4` still lists what 1.4 had as
+    experimental, although those features are stable now."""
+    page = tab.page
+    tab.open(f"{lang}/features/?stability=experimental&release=1.4")
+    expect(page.locator('#rkb-filter select[name="as_of"]')).to_have_value("1.4")
+    shown = check_filtered(page, real_catalog, "experimental", "1.4", "1.4")
+    assert "distributed-rpc" in shown_feature_ids(page) and shown > 1
+    assert query(page) == {"stability": ["experimental"], "release": ["1.4"]}  # left as it was
+    # An unknown as_of is ignored (the release named decides), as an unknown release is.
+    tab.open(f"{lang}/features/?stability=stable&as_of=9.9")
+    expect(page.locator('#rkb-filter select[name="as_of"]')).to_have_value("1.7")
+    check_filtered(page, real_catalog, "stable", "1.7")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_stability_overview_counts_lead_to_the_features_at_that_level_as_of_that_release(tab, lang, real_catalog):
+    page = tab.page
+    strings = interface_strings("zh" if lang else "en")
+    tab.open(f"{lang}/stability/")
+    counts = {
+        (release.version, level.key): count
+        for release, level_counts in real_catalog.levels_as_of
+        for level, count in level_counts
+    }
+    for version, level in (("1.7", "stable"), ("1.5", "experimental"), ("0.2", "unlabeled")):
+        cell = page.locator(f"#rkb-levels-as-of tr[data-version='{version}'] td[data-level='{level}']")
+        expect(cell).to_have_text(str(counts[(version, level)]))
+        tab.open(f"{lang}/stability/")
+        cell.get_by_role("link").click()
+        page.wait_for_url(re.compile(r"/features/\?"))
+        assert query(page) == {"stability": [level], "as_of": [version]}
+        total = len(real_catalog.features)
+        expect(page.locator("#rkb-filter output")).to_have_text(
+            strings["filter_count"].format(shown=counts[(version, level)], total=total)
+        )
+        assert set(shown_feature_ids(page)) == expected_ids(real_catalog, level, version)
+        tab.open(f"{lang}/stability/")
+    assert "distributed-rpc" in expected_ids(real_catalog, "stable", "1.7")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rref_level_reads_the_same_everywhere(tab, lang):
+    """1.5 mentions remote references without a level: the feature page's current level, its
+    chart and lifecycle, the stability overview and the features index all say experimental,
+    stated for 1.4, and none says Unlabeled."""
+    page = tab.page
+    strings = interface_strings("zh" if lang else "en")
+    experimental = "实验性" if lang else "Experimental"
+    provenance = (
+        "（据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）"
+        if lang
+        else "(stated for 1.4 in the 1.5 announcement; 1.5 did not restate it)"
+    )
+    tab.open(f"{lang}/features/rpc-remote-reference/")
+    meta = page.locator(".rkb-meta p").first
+    expect(meta).to_contain_text(f"{experimental} {provenance}")
+    expect(meta).not_to_contain_text(strings["level_unlabeled"])
+    chart = page.locator(".rkb-chart svg")
+    assert f"1.5: {experimental} {provenance}" in chart.get_attribute("aria-label")
+    expect(chart.locator("circle")).to_have_count(3)
+    assert chart.locator("circle").nth(1).get_attribute("class") == "rkb-fill-experimental"
+    expect(page.locator("#lifecycle ~ ul li").nth(1)).to_contain_text(f"{experimental} {provenance}")
+
+    tab.open(f"{lang}/stability/")
+    row = page.locator("tr[data-feature='rpc-remote-reference']")
+    expect(row).to_have_attribute("data-level", "experimental")
+    expect(row.locator("td").first).to_contain_text(experimental)
+    expect(row).not_to_contain_text(strings["level_unlabeled"])
+
+    tab.open(f"{lang}/features/?stability=experimental&q=rref")
+    assert "rpc-remote-reference" in shown_feature_ids(page)
 
 
 SHOWN_AT_ONCE = 300  # releasekb.js: matching rows shown before the reader asks for all

@@ -56,13 +56,16 @@ def entry_record(entry: Entry, site_url: str) -> dict:
 
 def feature_record(feature: Feature, site_url: str) -> dict:
     since = feature.level_since
+    current = feature.current
     return {
         "id": feature.id,
         "title": dict(feature.title),
         "area": {"key": feature.area.key, "name": dict(feature.area.name)},
         "level": level_record(feature.level),
-        "level_stated_by": feature.level_entry.level_stated_by if feature.level_entry else None,
+        "level_stated_by": current.stated_by if current else None,
+        "level_stated_in": current.stated_in.version if current and current.stated_in else None,
         "level_since": since.version if since else None,
+        "levels_as_of": levels_as_of(feature),
         "first_release": feature.first.release.version,
         "latest_release": feature.latest.release.version,
         "removed_in": feature.removed_in.version if feature.removed_in else None,
@@ -72,6 +75,25 @@ def feature_record(feature: Feature, site_url: str) -> dict:
         "urls": feature_urls(site_url, feature.id),
         "entries": [entry_record(entry, site_url) for entry in feature.entries],
     }
+
+
+def levels_as_of(feature: Feature) -> dict[str, str]:
+    """{version: level key} for every release from the feature's first appearance to its removal
+    (excluded) or the latest release: its level as of that release, the latest one stated at or
+    before it ('unlabeled' while none was). A release that mentions the feature without stating
+    a level leaves it where it was."""
+    catalog = feature.first.release.catalog
+    history = feature.level_history
+    levels: dict[str, str] = {}
+    if not history:
+        return levels
+    state, changes = None, dict((release.order, key) for release, key in history)
+    for release in catalog.releases[history[0][0].order :]:
+        state = changes.get(release.order, state)
+        if state == "removed":
+            break
+        levels[release.version] = state
+    return levels
 
 
 def release_record(release: Release, site_url: str) -> dict:
@@ -139,19 +161,28 @@ def schema() -> dict:
 
 
 def matches(
-    feature: Feature, *, stability: str = "", release: str = "", area: str = "", text: str = "", lang: str
+    feature: Feature,
+    *,
+    stability: str = "",
+    as_of: Release | None = None,
+    release: str = "",
+    area: str = "",
+    text: str = "",
+    lang: str,
 ) -> bool:
-    """The features index's filter (docs/assets/releasekb.js `matches`), for `releasekb query`:
-    a feature matches a level when a release published it at that level (that release, when
-    one is chosen); every word of `text` must occur in its id, API names, titles or summaries."""
+    """The features index's filter (releasekb.js `matches`), for `releasekb query`: a feature
+    matches a level when that is its level as of release `as_of` (the latest stated at or before
+    it; required with `stability`), and a release when an entry of that release mentions it;
+    every word of `text` must occur in its id, API names, titles or summaries."""
     if area and feature.area.key != area:
         return False
     if release and release not in {r.version for r in feature.releases}:
         return False
-    if stability and not any(
-        e.level is not None and e.level.key == stability and (not release or e.release.version == release)
-        for e in feature.entries
-    ):
-        return False
+    if stability:
+        if as_of is None:
+            raise ValueError("a level is matched as of a release: give as_of")
+        state = feature.level_as_of(as_of)
+        if state is None or state.level.key != stability:
+            return False
     haystack = feature.filter_text(lang)
     return all(word in haystack for word in text.lower().split())

@@ -77,6 +77,69 @@ class Level:
 
 
 @dataclass(frozen=True)
+class LevelInEffect:
+    """A feature's level as of a release: the latest level a release stated for it at or before
+    that release. A release whose entry states no level leaves the feature where it was (silence
+    is not a demotion); a release with a scheme of no labels (0.2) states none either, so a
+    feature no release ever gave a level is Unlabeled."""
+
+    level: Level
+    stated: Entry | None  # the entry that gave `level`; None: no release has stated one (Unlabeled)
+    # Releases after the stating one, up to the release asked about, whose entries for the feature
+    # stated no level (oldest first): they left it at `level`.
+    not_restated: tuple[Release, ...] = ()
+
+    @property
+    def stated_in(self) -> Release | None:
+        """The release the level was stated for."""
+        return self.stated.release if self.stated else None
+
+    @property
+    def stated_by(self) -> str | None:
+        """The release whose announcement stated the level, when not the one it was stated for
+        (1.5's says the RPC framework came as experimental in 1.4)."""
+        return self.stated.level_stated_by if self.stated else None
+
+    @property
+    def carried(self) -> bool:
+        """Whether a later release mentioned the feature without restating its level."""
+        return bool(self.not_restated)
+
+    def provenance(self, strings: dict[str, str], short: bool = False) -> str:
+        """Where the level comes from, when not simply from the release asked about: '(stated
+        for 1.4 in the 1.5 announcement; 1.5 did not restate it)', '(stated in the 1.5
+        announcement)'; '' for a level the release stated itself, and for Unlabeled."""
+        stated = self.stated
+        if stated is None:
+            return ""
+        if self.carried:
+            releases = list_text([release.version for release in self.not_restated], strings)
+            if short:
+                return strings["level_not_restated_short"].format(release=stated.release.version, releases=releases)
+            if self.stated_by:
+                key, version = "level_not_restated_cited", self.stated_by
+            else:
+                key, version = "level_not_restated", stated.release.version
+            return strings[key].format(release=stated.release.version, version=version, releases=releases)
+        if self.stated_by:
+            return strings["level_stated_by_short" if short else "level_stated_by"].format(version=self.stated_by)
+        return ""
+
+    def restated_in(self, release: Release) -> LevelInEffect:
+        """The level after `release` mentioned the feature without stating one."""
+        if self.stated is None:
+            return self
+        return LevelInEffect(self.level, self.stated, (*self.not_restated, release))
+
+
+def list_text(items: list[str], strings: dict[str, str]) -> str:
+    """'1.5', '1.5 and 1.7', '1.5, 1.6 and 1.7' (in Chinese '1.5、1.6、1.7')."""
+    if len(items) < 2:
+        return "".join(items)
+    return strings["list_pair"].format(first=strings["list_separator"].join(items[:-1]), last=items[-1])
+
+
+@dataclass(frozen=True)
 class Area:
     key: str
     name: Text
@@ -149,6 +212,9 @@ class Entry:
     # Languages whose translation of this entry's texts may be out of date (see translations.py).
     stale_languages: frozenset[str] = frozenset()
     feature: Feature = field(init=False)
+    # The feature's level as of this entry's release, `level` or the one an earlier release
+    # stated when this release stated none (None for changes): what pages show beside the entry.
+    in_effect: LevelInEffect | None = field(init=False, default=None)
 
     def __repr__(self) -> str:  # the default would print the whole catalog through `release`
         return f"<Entry {self.release.version}:{self.id}>"
@@ -173,6 +239,12 @@ class Entry:
     def status_key(self) -> str:
         """The level the release published, or for a change its kind: 'beta', 'change-removal'."""
         return self.level.key if self.level else f"change-{self.kind}"
+
+    @property
+    def states_level(self) -> bool:
+        """Whether this release stated a level for the feature (its own announcement or, cited,
+        a later one): a feature entry with a label, not an unlabeled one or a change."""
+        return self.level is not None and self.level.key != UNLABELED
 
 
 @dataclass(eq=False)
@@ -206,35 +278,81 @@ class Feature:
         return self.latest.area
 
     @property
+    def current(self) -> LevelInEffect | None:
+        """The feature's level as of the latest release (None when only changes mention it)."""
+        return next((e.in_effect for e in reversed(self.entries) if e.in_effect is not None), None)
+
+    @property
     def level_entry(self) -> Entry | None:
-        """The latest entry that gives the feature a level (None for changes only)."""
-        return next((e for e in reversed(self.entries) if e.level is not None), None)
+        """The entry that stated the current level; while no release has stated one, the latest
+        feature entry (Unlabeled). None when only changes mention the feature."""
+        current = self.current
+        if current is None:
+            return None
+        return current.stated or next(e for e in reversed(self.entries) if e.in_effect is not None)
 
     @property
     def level(self) -> Level | None:
-        """The most recently published stability of the feature itself (None for changes only)."""
-        entry = self.level_entry
-        return entry.level if entry else None
+        """The latest stability stated for the feature itself (None for changes only)."""
+        current = self.current
+        return current.level if current else None
 
     @property
     def level_stated_in(self) -> Release | None:
-        """The latest release that published a level for the feature (the 'as of' of `level`)."""
-        releases = [e.release for e in self.entries if e.level is not None]
-        return releases[-1] if releases else None
+        """The 'as of' of `level`: the release it was stated for, else (Unlabeled) the latest
+        release that mentioned the feature."""
+        entry = self.level_entry
+        return entry.release if entry else None
+
+    def level_as_of(self, release: Release) -> LevelInEffect | None:
+        """The feature's level as of `release`: the latest level stated at or before it. None
+        when the feature had no feature entry by then, or was removed at or before it."""
+        removed = self.removed_in
+        if removed is not None and removed.order <= release.order:
+            return None
+        return next(
+            (e.in_effect for e in reversed(self.entries) if e.in_effect and e.release.order <= release.order), None
+        )
 
     @property
     def level_since(self) -> Release | None:
         """The release from which the feature has held its current level (labels of equal
-        rank count as one level, as for promotions); None for changes only."""
-        current = self.level
-        since = None
-        for entry in reversed(self.entries):
-            if entry.level is None:
-                continue  # a change entry says nothing about the level
-            if not _same_level(entry.level, current):
+        rank count as one level, as for promotions; a release that did not restate the level
+        does not interrupt it); None for changes only."""
+        return self.level_since_as_of(None)
+
+    def level_since_as_of(self, release: Release | None) -> Release | None:
+        """level_since, for the level the feature had as of `release` (None: the latest)."""
+        entries = [e for e in self.entries if e.in_effect is not None]  # a change says nothing about the level
+        if release is not None:
+            entries = [e for e in entries if e.release.order <= release.order]
+        if not entries:
+            return None
+        current, since = entries[-1].in_effect.level, None
+        for entry in reversed(entries):
+            if not _same_level(entry.in_effect.level, current):
                 break
             since = entry.release
         return since
+
+    @property
+    def level_history(self) -> list[tuple[Release, str]]:
+        """(release, level key) at each release from which the feature's level in effect
+        differs from the one before, 'removed' from its removal on: what the features index
+        reads to answer 'at level L as of release R' (releasekb.js)."""
+        history: list[tuple[Release, str]] = []
+        for entry in self.entries:
+            if entry.is_change and entry.kind == "removal":
+                state = "removed"
+            elif entry.in_effect is not None:
+                state = entry.in_effect.level.key
+            else:
+                continue
+            if not history or history[-1][1] != state:
+                history.append((entry.release, state))
+            if state == "removed":
+                break
+        return history
 
     @property
     def level_key(self) -> str:
@@ -396,13 +514,22 @@ class Release:
 
     @property
     def level_counts(self) -> list[tuple[Level, int]]:
-        """How many features carry each level: the scheme's labels first, then unlabeled."""
-        counts = Counter(e.level.key for e in self.features)
-        levels = [*self.scheme_levels, self.catalog.levels[UNLABELED]]
-        return [(level, counts[level.key]) for level in levels if counts[level.key] or level.rank]
+        """How many of the release's features carry each level (in effect: a feature it mentions
+        without stating a level keeps the one stated before): the scheme's labels first, then
+        any other level such a feature keeps, then unlabeled."""
+        counts = Counter(e.in_effect.level.key for e in self.features)
+        others = [level for level in self.catalog.levels.values() if level not in self.scheme_levels]
+        levels = [*self.scheme_levels, *(level for level in others if level.key != UNLABELED)]
+        levels.append(self.catalog.levels[UNLABELED])
+        return [
+            (level, counts[level.key])
+            for level in levels
+            if counts[level.key] or (level.rank and level in self.scheme_levels)
+        ]
 
     def count_at(self, level: Level) -> int:
-        return sum(1 for e in self.features if e.level is level)
+        """How many of the release's features carry `level` (in effect, see level_counts)."""
+        return sum(1 for e in self.features if e.in_effect.level is level)
 
     @property
     def upgrade_events(self) -> list[Event]:
@@ -462,16 +589,39 @@ class Catalog:
         return [(self.areas[key], features) for key, features in groups.items() if features]
 
     def features_at(self, level: Level) -> list[tuple[Release, list[Entry]]]:
-        """Per release (newest first), the entries published at `level`."""
+        """Per release (newest first), its entries at `level` (in effect, see Release.level_counts)."""
         result = []
         for release in self.releases_newest_first:
-            entries = [e for e in release.features if e.level is level]
+            entries = [e for e in release.features if e.in_effect.level is level]
             if entries:
                 result.append((release, entries))
         return result
 
     def count_at(self, level: Level) -> int:
         return sum(release.count_at(level) for release in self.releases)
+
+    @cached_property
+    def levels_as_of(self) -> list[tuple[Release, list[tuple[Level, int]]]]:
+        """Per release (oldest first), how many features are at each level as of it (every
+        level, most stable first, unlabeled last): the latest level stated at or before the
+        release, features removed by then left out. The features index lists each count's
+        features (`?stability=<level>&as_of=<version>`). One pass over the features' level
+        changes, not releases x features."""
+        changes: dict[int, list[tuple[str | None, str]]] = {}
+        for feature in self.features.values():
+            before = None
+            for release, state in feature.level_history:
+                changes.setdefault(release.order, []).append((before, state))
+                before = state
+        counts: Counter[str] = Counter()
+        result = []
+        for release in self.releases:
+            for before, after in changes.get(release.order, ()):
+                if before is not None:
+                    counts[before] -= 1
+                counts[after] += 1
+            result.append((release, [(level, counts[level.key]) for level in self.levels.values()]))
+        return result
 
     @cached_property
     def most_stable_level(self) -> Level | None:
@@ -546,7 +696,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         if parent_id:
             feature.parent = catalog.features[parent_id]
             feature.parent.parts.append(feature)
-        _compute_events(feature)
+        _compute_events(feature, levels[UNLABELED])
     for feature in catalog.features.values():  # one pass: a pass per release would grow as releases x features
         for event in feature.events:
             event.release.events.append(event)
@@ -593,25 +743,33 @@ def _api_ref(api: str | ApiUse, introduces: bool) -> ApiRef:
     return ApiRef(api.name, api.use, api.replacement, introduced)
 
 
-def _compute_events(feature: Feature) -> None:
-    """One event per entry: what that release did to the feature, given what came before."""
-    previous_level: Level | None = None
-    seen_as_feature = False
+def _compute_events(feature: Feature, unlabeled: Level) -> None:
+    """One event per entry: what that release did to the feature, given what came before; and
+    each feature entry's level in effect (a release that states no level keeps the last stated
+    one, so it is neither a demotion nor a change of level)."""
+    in_effect: LevelInEffect | None = None
     for entry in feature.entries:
         if entry.is_change:
             feature.events.append(Event(entry.kind, entry))
-        elif not seen_as_feature:
+            continue
+        before = in_effect
+        if entry.states_level:
+            in_effect = LevelInEffect(entry.level, entry)
+        elif in_effect is not None:
+            in_effect = in_effect.restated_in(entry.release)
+        else:
+            in_effect = LevelInEffect(unlabeled, None)
+        entry.in_effect = in_effect
+        if before is None:
             kind = (
                 "addition"
                 if entry.part_of
                 else {"new": "introduced", "improvement": "improvement", "fix": "fix"}[entry.kind]
             )
-            feature.events.append(Event(kind, entry, after=entry.level))
+            feature.events.append(Event(kind, entry, after=in_effect.level))
         else:
-            kind = _level_change(previous_level, entry.level)
-            feature.events.append(Event(kind, entry, before=previous_level, after=entry.level))
-        if not entry.is_change:
-            previous_level, seen_as_feature = entry.level, True
+            kind = _level_change(before.level, in_effect.level)
+            feature.events.append(Event(kind, entry, before=before.level, after=in_effect.level))
 
 
 def _same_level(a: Level, b: Level | None) -> bool:

@@ -118,7 +118,15 @@ def _parser() -> argparse.ArgumentParser:
     bench_command.set_defaults(run=bench.main)
 
     query = command("query", "list the features that match, from the YAML alone (exit 1 when none match)")
-    query.add_argument("--stability", default="", metavar="LEVEL", help="published at this level (e.g. beta)")
+    query.add_argument(
+        "--stability", default="", metavar="LEVEL", help="at this level as of --as-of (the latest level stated by then)"
+    )
+    query.add_argument(
+        "--as-of",
+        default="",
+        metavar="VERSION",
+        help="read levels as of this release (default: --release when given, else the latest release)",
+    )
     query.add_argument("--release", default="", metavar="VERSION", help="mentioned in this release (e.g. 1.7)")
     query.add_argument("--area", default="", help="in this area (a key of project.yaml's areas)")
     query.add_argument("--text", default="", help="words in the id, API names, titles or summaries")
@@ -380,7 +388,7 @@ def _query(args) -> int:
     from releasekb.query import Query, print_json, print_table, run, unknown_values
 
     catalog = load_catalog(args.data)
-    query = Query(args.stability, args.release, args.area, args.text, args.lang)
+    query = Query(args.stability, args.release, args.area, args.text, args.lang, args.as_of)
     problems = unknown_values(catalog, query)
     if problems:
         for problem in problems:
@@ -394,7 +402,7 @@ def _query(args) -> int:
         if args.format == "json":
             print_json(catalog, features, args.site_url)
         else:
-            print_table(features, args.lang)
+            print_table(features, args.lang, query.as_of_release(catalog))
     except BrokenPipeError:  # `releasekb query | head`: the reader has all it wants
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK

@@ -34,6 +34,7 @@ FIXED_ADDRESSES = (
     "/features/",
     "/features/torch-fft/",
     "/features/?stability=beta&release=1.7&q=fft&sort=first",
+    "/features/?stability=stable&as_of=1.5&q=rpc",
     "/stability/",
     "/stability/beta/",
     "/changelog/",

@@ -113,7 +113,7 @@ def badge_status(feature: Feature, lang: str) -> str:
         return t["badge_changes"]
     since = feature.level_since
     status = t["badge_since"].format(level=feature.level.name[lang], version=since.version if since else "")
-    stated_by = feature.level_entry.level_stated_by
+    stated_by = feature.current.stated_by  # "since" already covers releases that did not restate it
     return f"{status} {t['level_stated_by_short'].format(version=stated_by)}" if stated_by else status
 
 

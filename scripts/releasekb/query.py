@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 
 from releasekb import api
-from releasekb.catalog import Catalog, Feature
+from releasekb.catalog import Catalog, Feature, LevelInEffect, Release
 from releasekb.cjk import display_width
 from releasekb.i18n import interface_strings
 
@@ -18,10 +18,15 @@ from releasekb.i18n import interface_strings
 @dataclass(frozen=True)
 class Query:
     stability: str = ""
-    release: str = ""
+    release: str = ""  # mentioned in this release
     area: str = ""
     text: str = ""
     lang: str = "en"
+    as_of: str = ""  # levels as of this release; default: `release` when given, else the latest
+
+    def as_of_release(self, catalog: Catalog) -> Release:
+        """The release levels are read as of, as the features index reads its address."""
+        return catalog.release(self.as_of or self.release or catalog.latest.version)
 
 
 def unknown_values(catalog: Catalog, query: Query) -> list[str]:
@@ -30,6 +35,7 @@ def unknown_values(catalog: Catalog, query: Query) -> list[str]:
     for option, value, known in (
         ("--stability", query.stability, list(catalog.levels)),
         ("--release", query.release, [r.version for r in catalog.releases]),
+        ("--as-of", query.as_of, [r.version for r in catalog.releases]),
         ("--area", query.area, list(catalog.areas)),
     ):
         if value and value not in known:
@@ -38,12 +44,14 @@ def unknown_values(catalog: Catalog, query: Query) -> list[str]:
 
 
 def run(catalog: Catalog, query: Query) -> list[Feature]:
+    as_of = query.as_of_release(catalog)
     return [
         feature
         for feature in catalog.features.values()
         if api.matches(
             feature,
             stability=query.stability,
+            as_of=as_of,
             release=query.release,
             area=query.area,
             text=query.text,
@@ -57,14 +65,17 @@ def print_json(catalog: Catalog, features: list[Feature], site_url: str) -> None
     sys.stdout.flush()
 
 
-def print_table(features: list[Feature], lang: str) -> None:
+def print_table(features: list[Feature], lang: str, as_of: Release | None = None) -> None:
+    """A row per feature: its level as of `as_of` (default: the latest release), with where it
+    comes from when not that release's own statement, and since when it has had it."""
     rows = [("id", "level", "since", "area", "title")]
     for feature in features:
-        since = feature.level_since
+        state = feature.level_as_of(as_of) if as_of else feature.current
+        since = feature.level_since_as_of(as_of) if state else None
         rows.append(
             (
                 feature.id,
-                _level_text(feature, lang),
+                _level_text(state, lang),
                 since.version if since else "-",
                 feature.area.name[lang],
                 feature.title[lang],
@@ -76,12 +87,9 @@ def print_table(features: list[Feature], lang: str) -> None:
         print("  ".join([*cells, row[-1]]))
 
 
-def _level_text(feature: Feature, lang: str) -> str:
-    """The current level, and which announcement stated it when not its release's own."""
-    entry = feature.level_entry
-    if entry is None:
+def _level_text(state: LevelInEffect | None, lang: str) -> str:
+    """A level in effect, and where it comes from when not its release's own statement."""
+    if state is None:
         return "-"
-    if entry.level_stated_by is None:
-        return entry.level.name[lang]
-    note = interface_strings(lang)["level_stated_by_short"].format(version=entry.level_stated_by)
-    return f"{entry.level.name[lang]} {note}"
+    note = state.provenance(interface_strings(lang), short=True)
+    return f"{state.level.name[lang]} {note}" if note else state.level.name[lang]

@@ -27,7 +27,7 @@ import jinja2
 from markupsafe import Markup
 
 from releasekb import svg, urls
-from releasekb.catalog import Catalog, Entry, Feature
+from releasekb.catalog import Catalog, Entry, Feature, LevelInEffect
 from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
 from releasekb.pages import Page, pages
@@ -39,6 +39,7 @@ from releasekb.urls import (
     STABILITY_INDEX,
     UPGRADE,
     feature_path,
+    features_query,
     level_path,
     page_url,
     permanent_url,
@@ -345,6 +346,13 @@ def stability_attribute(feature: Feature) -> str:
     return " ".join(f"{entry.release.version}={entry.status_key}" for entry in feature.entries)
 
 
+def levels_attribute(feature: Feature) -> str:
+    """The features index row's `data-levels`, which releasekb.js reads to answer 'at level L as
+    of release R': the level in effect from each release on where it changes, 'removed' from the
+    removal on ('1.4=experimental 1.5=stable'); before the first, the feature did not exist."""
+    return " ".join(f"{release.version}={state}" for release, state in feature.level_history)
+
+
 # The overviews' rows of one feature each, by (site_url, language, page path, feature id): under
 # `serve`, an edit renders again the rows of the features it changed, not the thousands of others.
 _rows: dict[tuple[str, str, str, str], Markup] = {}
@@ -384,10 +392,13 @@ class _PageHelpers:
             "change_badge": self.change_badge,
             "status_badge": self.status_badge,
             "entry_level": self.entry_level,
+            "level_in_effect": self.level_in_effect,
             "current_level": self.current_level,
             "provenance": self.provenance,
             "feature_badge": self.feature_badge,
             "stability_attribute": stability_attribute,
+            "levels_attribute": levels_attribute,
+            "features_filter_href": self.features_filter_href,
             "check_command": check_command,
             "event_text": self.event_text,
             "translation_note": self.translation_note,
@@ -416,6 +427,10 @@ class _PageHelpers:
         """A link to a page with a query or an anchor ('?from=1.4&to=1.7')."""
         self.linked.add(to_path)
         return attr(relative_url(self.path, to_path) + suffix)
+
+    def features_filter_href(self, level: str, as_of: str) -> Markup:
+        """A link to the features index listing the features at `level` as of release `as_of`."""
+        return self.redirect_href(FEATURES_INDEX, features_query(stability=level, as_of=as_of))
 
     def permalink(self, to_path: str) -> str:
         """The permanent address of a page in this language: absolute when site_url is set."""
@@ -458,38 +473,43 @@ class _PageHelpers:
         return self.badges[key]
 
     def entry_level(self, entry: Entry | None) -> Markup:
-        """An entry's level badge, saying which announcement stated it when not its release's own:
-        'Experimental (stated in the 1.5 announcement)'. Empty without a level."""
-        if entry is None or entry.level is None:
+        """The feature's level as of an entry's release, saying where it comes from when not the
+        release's own statement: 'Experimental (stated in the 1.5 announcement)', 'Experimental
+        (stated for 1.4 in the 1.5 announcement; 1.5 did not restate it)'. Empty for a change."""
+        if entry is None or entry.in_effect is None:
             return Markup("")
-        badge = self.badge(entry.level)
-        return badge + self.provenance(entry) if entry.level_stated_by else badge
+        return self.level_in_effect(entry.in_effect)
+
+    def level_in_effect(self, state: LevelInEffect | None, short: bool = False) -> Markup:
+        """A level in effect: its badge (short: without the description, for tables) and its
+        provenance."""
+        if state is None:
+            return Markup("")
+        badge = self.short_badge(state.level) if short else self.badge(state.level)
+        text = state.provenance(self.strings, short)
+        return badge + Markup(' <span class="rkb-provenance">{}</span>').format(text) if text else badge
 
     def provenance(self, entry: Entry, short: bool = False) -> Markup:
-        """' (stated in the 1.5 announcement)' for a borrowed level, else nothing."""
-        if entry.level_stated_by is None:
-            return Markup("")
-        text = self.strings["level_stated_by_short" if short else "level_stated_by"].format(
-            version=entry.level_stated_by
-        )
-        return Markup(' <span class="rkb-provenance">{}</span>').format(text)
+        """' (stated in the 1.5 announcement)' and the like for a level the entry's release did
+        not state itself, else nothing."""
+        text = entry.in_effect.provenance(self.strings, short) if entry.in_effect else ""
+        return Markup(' <span class="rkb-provenance">{}</span>').format(text) if text else Markup("")
 
     def status_badge(self, entry: Entry) -> Markup:
-        """What a release published about a feature, for tables: its level, or for a change its kind."""
-        if entry.level is None:
+        """What a release said about a feature, for tables: its level in effect, or for a change its kind."""
+        if entry.in_effect is None:
             return self.change_badge(entry.kind)
-        badge = self.short_badge(entry.level)
-        return badge + self.provenance(entry, short=True) if entry.level_stated_by else badge
+        return self.level_in_effect(entry.in_effect, short=True)
 
     def current_level(self, feature: Feature) -> Markup:
         """A feature's current level for tables, empty when only changes mention it."""
-        entry = feature.level_entry
-        return self.status_badge(entry) if entry else Markup("")
+        return self.level_in_effect(feature.current, short=True)
 
     def feature_badge(self, feature: Feature) -> Markup:
         """A feature's current level, or, when only changes mention it, the kind of the latest."""
-        entry = feature.level_entry
-        return self.status_badge(entry) if entry else self.change_badge(feature.latest.kind)
+        if feature.current is None:
+            return self.change_badge(feature.latest.kind)
+        return self.level_in_effect(feature.current, short=True)
 
     def entry_links(self, entry: Entry) -> Markup:
         """An entry's API names and links, a paragraph each (none for what it has none of)."""

@@ -15,6 +15,8 @@ from releasekb.catalog import Catalog, Feature, Level, Release
 from releasekb.cjk import display_width
 
 ROW_HEIGHT = 26
+# A lifecycle marker of a release that mentioned the feature without restating its level.
+_NOT_RESTATED = 'fill-opacity="0.45" stroke="currentColor" stroke-width="1.5" stroke-dasharray="3 2"'
 LABEL_WIDTH = 70
 BAR_WIDTH = 480
 
@@ -76,21 +78,23 @@ def release_levels(release: Release, lang: str, title: str) -> Markup:
 
 
 def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
-    """One stacked bar per release, bars scaled to the largest release."""
-    releases = catalog.releases
-    largest = max(sum(c for _, c in r.level_counts) for r in releases) or 1
+    """One stacked bar per release: how many features are at each level as of it
+    (Catalog.levels_as_of), bars scaled to the largest count."""
+    as_of = catalog.levels_as_of
+    releases = [release for release, _ in as_of]
+    largest = max(sum(c for _, c in counts) for _, counts in as_of) or 1
     scale = BAR_WIDTH / largest
     rows, used_levels = [], []
-    for i, release in enumerate(releases):
+    for i, (release, counts) in enumerate(as_of):
         y = i * ROW_HEIGHT
         rows.append(
             f'<text class="rkb-svg-text" x="0" y="{y + ROW_HEIGHT / 2 + 5}">{escape(release.version)}</text>'
-            + _bar(y + 4, release.level_counts, lang, scale)
+            + _bar(y + 4, counts, lang, scale)
         )
-        used_levels += [level for level, count in release.level_counts if count and level not in used_levels]
+        used_levels += [level for level, count in counts if count and level not in used_levels]
     ordered = [level for level in catalog.levels.values() if level in used_levels]
     height = len(releases) * ROW_HEIGHT + 26
-    description = "; ".join(f"{r.version}: {_describe(r.level_counts, lang)}" for r in releases)
+    description = "; ".join(f"{release.version}: {_describe(counts, lang)}" for release, counts in as_of)
     body = "".join(rows) + _legend(ordered, lang, len(releases) * ROW_HEIGHT + 6)
     return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, f"{title}. {description}", body)
 
@@ -119,11 +123,20 @@ def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
         events = events_by_release.get(release.version, [])
         entry = feature.entry_in(release)
         if entry is not None:
-            css = f"rkb-fill-{escape(entry.level.key)}" if entry.level else f"rkb-fill-{escape(entry.kind)}"
-            label = entry.level.name[lang] if entry.level else strings[f"change_{entry.kind}"]
-            parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
+            state = entry.in_effect  # the level as of this release (None for a change)
+            css = f"rkb-fill-{escape(state.level.key)}" if state else f"rkb-fill-{escape(entry.kind)}"
+            label = state.level.name[lang] if state else strings[f"change_{entry.kind}"]
+            if state and state.carried:
+                # the release mentioned the feature without restating its level: a lighter,
+                # dashed marker, and the words under the level's name
+                parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9" {_NOT_RESTATED}/>')
+                note = strings["timeline_not_restated"]
+                parts.append(f'<text class="rkb-svg-text" x="{x}" y="82" text-anchor="middle">{escape(note)}</text>')
+            else:
+                parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
-            described.append(f"{release.version}: {label}")
+            provenance = state.provenance(strings) if state else ""
+            described.append(f"{release.version}: {label}" + (f" {provenance}" if provenance else ""))
         else:
             parts.append(f'<circle class="rkb-part" cx="{x}" cy="34" r="6"/>')
             label = strings["timeline_additions"].format(count=len(events))

@@ -64,6 +64,22 @@ def upgrade_query(old: str, new: str) -> str:
     return f"?from={old}&to={new}"
 
 
+# The features index's filters, as its address names them (releasekb.js reads the same names):
+# words, a level as of a release (as_of: by default `release` when given, else the latest), the
+# release an entry mentions the feature in, an area, and the order. `version` is the former name
+# of `release`.
+FEATURES_FILTERS = ("q", "stability", "as_of", "release", "area", "sort")
+
+
+def features_query(**filters: str) -> str:
+    """The features index's query for some filters, in FEATURES_FILTERS order ('?stability=stable&as_of=1.5')."""
+    unknown = set(filters) - set(FEATURES_FILTERS)
+    if unknown:
+        raise ValueError(f"not a filter of the features index: {', '.join(sorted(unknown))}")
+    pairs = [f"{name}={filters[name]}" for name in FEATURES_FILTERS if filters.get(name)]
+    return "?" + "&".join(pairs) if pairs else ""
+
+
 def page_url(path: str) -> str:
     """A page's address inside its language's site (MkDocs directory URLs).
 

@@ -12,8 +12,13 @@
 
 // Features index: progressive enhancement over a table that is complete without JS.
 // The filters and the order live in the query string
-// (?q=fft&stability=beta&release=1.7&area=distributed&sort=-first), so a view is a link someone
-// can share and survives a reload; `version=` is the former name of `release=` and still works.
+// (?q=fft&stability=beta&as_of=1.5&release=1.7&area=distributed&sort=-first), so a view is a link
+// someone can share and survives a reload. `stability` with `as_of` keeps the features whose
+// level as of that release (the latest stated at or before it) is that level; `release` keeps
+// those an entry of that release mentions. Without `as_of`, levels are read as of `release` when
+// it is given (what such addresses always meant: the level in that release), else as of the
+// latest release; the address names `as_of` only when it differs from that. `version=` is the
+// former name of `release=` and still works.
 // Built for thousands of rows: each row's sort keys are read once from its data attributes
 // (written from the catalog), filtering toggles rows in one pass, and sorting re-appends the
 // rows through one DocumentFragment. The text the words filter searches (titles, summaries,
@@ -27,20 +32,39 @@
   const table = document.getElementById("rkb-features");
   if (!form || !table) return;
   const body = table.tBodies[0];
+  // Release order, from the "as of" choices (newest first): 0 for the oldest release.
+  const asOfOptions = Array.from(form.elements.as_of.options, (option) => option.value);
+  const latest = asOfOptions[0];
+  const releaseOrder = new Map(asOfOptions.map((version, i) => [version, asOfOptions.length - 1 - i]));
   const rows = Array.from(body.rows, (row, index) => {
-    // data-stability is "1.5=stable 1.7=beta": the level each release published.
-    const levels = row.dataset.stability.split(" ").map((pair) => pair.split("="));
+    // data-stability is "1.5=stable 1.7=beta": what each release that mentions the feature said.
+    const said = row.dataset.stability.split(" ").map((pair) => pair.split("="));
+    // data-levels is "1.4=experimental 1.5=stable": the level in effect from each release on
+    // where it changes ("removed" from a removal on), as [release order, level], oldest first.
+    const history = row.dataset.levels.split(" ").filter(Boolean).map((pair) => {
+      const [version, level] = pair.split("=");
+      return [releaseOrder.get(version), level];
+    });
     return {
       row,
       index,
       id: row.dataset.id,
       text: null, // from the texts file, once loaded
       area: row.dataset.area,
-      releases: new Set(levels.map(([version]) => version)),
-      levels,
+      releases: new Set(said.map(([version]) => version)),
+      history,
       keys: { level: Number(row.dataset.level), first: Number(row.dataset.first), latest: Number(row.dataset.latest) },
     };
   });
+  // The level a row's feature has as of the release of order `order`: null before it existed.
+  function levelAsOf(r, order) {
+    let level = null;
+    for (const [from, state] of r.history) {
+      if (from > order) break;
+      level = state;
+    }
+    return level;
+  }
   // "idle", "loading", "loaded" or "failed": the words filter's texts file.
   let texts = "idle";
   function loadTexts() {
@@ -76,6 +100,9 @@
   // docs/overrides/main.html took q out of the address before Material could read it.
   const wanted = { q: window.rkbFeaturesQuery ?? params.get("q"), stability: params.get("stability"),
     release: params.get("release") ?? params.get("version"), area: params.get("area") };
+  // Levels as of: the address's as_of, else the release it names, else the latest.
+  const impliedAsOf = (release) => (releaseOrder.has(release) ? release : latest);
+  wanted.as_of = releaseOrder.has(params.get("as_of")) ? params.get("as_of") : impliedAsOf(wanted.release);
   form.elements.q.value = wanted.q || "";
   for (const select of form.querySelectorAll("select")) {
     const value = wanted[select.name];
@@ -85,10 +112,10 @@
   let sort = { column: sortParam.replace(/^-/, ""), descending: sortParam.startsWith("-") };
   if (!headers.some((th) => th.dataset.sort === sort.column)) sort = { column: "", descending: false };
 
-  function matches(r, terms, stability, release, area) {
+  function matches(r, terms, stability, asOf, release, area) {
     if (area && r.area !== area) return false;
     if (release && !r.releases.has(release)) return false;
-    if (stability && !r.levels.some(([v, level]) => level === stability && (!release || v === release))) return false;
+    if (stability && levelAsOf(r, asOf) !== stability) return false;
     return terms.every((term) => r.text.includes(term));
   }
 
@@ -103,11 +130,11 @@
       return;
     }
     const stability = form.elements.stability.value, release = form.elements.release.value;
-    const area = form.elements.area.value;
+    const asOf = releaseOrder.get(form.elements.as_of.value), area = form.elements.area.value;
     const limit = showAll ? Infinity : SHOWN_AT_ONCE;
     let matched = 0, shown = 0;
     for (const r of ordered) {
-      const match = matches(r, terms, stability, release, area);
+      const match = matches(r, terms, stability, asOf, release, area);
       if (match) matched += 1;
       const visible = match && matched <= limit;
       if (r.row.hidden === visible) r.row.hidden = !visible;
@@ -137,9 +164,10 @@
 
   function remember() {
     const query = new URLSearchParams();
-    for (const name of ["q", "stability", "release", "area"]) {
+    const implied = impliedAsOf(form.elements.release.value);
+    for (const name of ["q", "stability", "as_of", "release", "area"]) {
       const value = form.elements[name].value.trim();
-      if (value) query.set(name, value);
+      if (value && !(name === "as_of" && value === implied)) query.set(name, value);
     }
     if (sort.column) query.set("sort", (sort.descending ? "-" : "") + sort.column);
     const search = query.toString();
