@@ -134,10 +134,17 @@ def test_calling_torch_fft_is_one_deprecation_new_between_1_4_and_1_7(code, caps
         "torch-fft-function",
     )
     assert finding["in_effect_at_from"] is False and finding["release"] == "1.7"
-    assert finding["replacement"] == "torch.fft.fft"
+    # The module's fft is not a drop-in for the old function (other arguments, complex tensors):
+    # the finding names it as the replacement without presenting it as a swap.
+    assert (finding["replacement"], finding["replacement_drop_in"]) == ("torch.fft.fft", False)
     assert (finding["path"], finding["line"], finding["column"], finding["cell"]) == ("spectrum.py", 3, 12, None)
-    assert finding["message"]["en"] == "`torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`"
-    assert finding["message"]["zh"] == "自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，请改用 `torch.fft.fft`"
+    assert finding["message"]["en"] == (
+        "`torch.fft` called as a function is deprecated since 1.7; replaced by `torch.fft.fft`"
+        " (not a drop-in: see “What to do”)"
+    )
+    assert finding["message"]["zh"] == (
+        "自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，已由 `torch.fft.fft` 取代（不能直接替换，见“迁移方法”）"
+    )
     assert finding["url"] == "/releases/1.7/#torch-fft-function"
     assert "torch.fft.fft" in finding["migration"]["en"] and "torch.fft.fft" in finding["migration"]["zh"]
     assert report["min_release"] is None  # the old function's introduction is not recorded
@@ -182,9 +189,10 @@ def test_text_report_in_english(code, capsys):
     assert lines[2:5] == [
         "Deprecated (1)",
         "  new between 1.4 and 1.7",
-        "    `torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`",
+        "    `torch.fft` called as a function is deprecated since 1.7; replaced by `torch.fft.fft`"
+        " (not a drop-in: see “What to do”)",
     ]
-    assert lines[5].startswith("      What to do: Switch FFT calls to the NumPy-style functions")
+    assert lines[5].startswith("      What to do: Rewrite FFT calls with the functions of the `torch.fft` module")
     assert lines[6] == "      More: /releases/1.7/#torch-fft-function"
     assert lines[7] == "      spectrum.py:3:12: `torch.fft` ('torch' is `import torch` (line 1), high confidence)"
     assert "Lowest release the code runs on: unknown" in out
@@ -201,8 +209,11 @@ def test_text_report_in_chinese(code, capsys):
     assert status == 1
     assert out.startswith("releasekb check：PyTorch 1.4 → 1.7，知识库 ")
     assert "已弃用（1）\n  1.4 到 1.7 之间新出现\n" in out
-    assert "    自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，请改用 `torch.fft.fft`\n" in out
-    assert "      迁移方法：把 FFT 调用改为 `torch.fft` 模块中 NumPy 风格的函数" in out
+    assert (
+        "    自 1.7 起，以函数方式调用 `torch.fft` 已被弃用，已由 `torch.fft.fft` 取代（不能直接替换，见“迁移方法”）\n"
+        in out
+    )
+    assert "      迁移方法：改用 `torch.fft` 模块中的函数进行 FFT" in out
     assert "      详情：/zh/releases/1.7/#torch-fft-function" in out
     assert "      spectrum.py:3:12: `torch.fft`（'torch' 来自第 1 行的 `import torch`，置信度高）" in out
     assert (
@@ -260,7 +271,8 @@ def test_findings_of_each_change_kind_with_replacement_and_migration(code, capsy
         ("deprecated", "acme.old_read"),
     ]
     removed = report["findings"][0]
-    assert removed["replacement"] == "acme.read" and removed["migration"] == {
+    assert removed["replacement"] == "acme.read" and removed["replacement_drop_in"] is True
+    assert removed["migration"] == {
         "en": "Use `acme.read`.",
         "zh": "请改用 `acme.read`。",
     }
@@ -595,7 +607,8 @@ def test_github_annotations_escape_data_and_properties(code, capsys):
     annotations = [line for line in out.splitlines() if line.startswith("::")]
     assert annotations[0].startswith(
         "::warning file=odd%2Cname%3A1.py,line=3,col=12,title=releasekb%3A Deprecated (torch-fft-function)::"
-        "`torch.fft` called as a function is deprecated since 1.7; use `torch.fft.fft`%0AWhat to do: "
+        "`torch.fft` called as a function is deprecated since 1.7; replaced by `torch.fft.fft`"
+        " (not a drop-in: see “What to do”)%0AWhat to do: "
     )
     assert annotations[1].startswith("::notice file=safe.py,line=4,")  # guarded: a notice
     assert "\n" not in annotations[0] and "%0AMore: /releases/1.7/#torch-fft-function" in annotations[0]
@@ -716,3 +729,46 @@ def test_the_same_finding_at_many_places_says_what_to_do_once(code, capsys):
     assert out.count("What to do: Set `torch.utils.backcompat.keepdim_warning.enabled`") == 2  # sum, mean
     sums = out.split("`torch.sum` has a breaking change in 0.2")[1].split("`torch.mean`")[0]
     assert "      reduce.py:3:5: `torch.sum`" in sums and "      reduce.py:4:5: `torch.sum`" in sums
+
+
+# --------------------------------------------------------------------------- a replacement that is not a drop-in
+
+
+def test_the_index_says_whether_a_replacement_is_a_drop_in(real_catalog):
+    """Issue 27: `torch.fft.fft` replaces the old `torch.fft` function but is not a drop-in (the old
+    one took real tensors with a trailing dimension of size 2 and a `signal_ndim`)."""
+    records = {(r["name"], r["use"]): r for r in apiindex.index_document(real_catalog, "")["apis"]}
+    assert records[("torch.fft", "call")]["replacement_drop_in"] is False
+    assert records[("torch.Tensor.masked_copy_", "any")]["replacement_drop_in"] is True  # a rename
+    assert records[("torch.fft.fft", "any")]["replacement_drop_in"] is None  # replaces nothing
+
+
+def test_an_index_published_before_drop_in_existed_reads_every_replacement_as_a_drop_in(code, capsys, tmp_path):
+    code(**{"spectrum.py": FFT_CALL})
+    document = apiindex.index_document(load_catalog(REAL_KB), "")
+    for record in document["apis"]:
+        del record["replacement_drop_in"]
+    index = tmp_path / "apis.json"
+    index.write_text(json.dumps(document), encoding="utf-8")
+    _, report = run_json(capsys, ".", "--from", "1.4", "--index", str(index))
+    (finding,) = report["findings"]
+    assert finding["replacement_drop_in"] is True
+    assert finding["message"]["en"].endswith("; use `torch.fft.fft`")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "<code>torch.fft</code> is replaced by <code>torch.fft.fft</code>, which is not a drop-in"),
+        ("zh", "<code>torch.fft</code> 已由 <code>torch.fft.fft</code> 取代，但两者不能直接互换"),
+    ],
+)
+def test_pages_do_not_present_a_replacement_that_is_not_a_drop_in_as_a_swap(real_catalog, lang, text):
+    from releasekb.render import render_language
+
+    pages = render_language(real_catalog, lang)
+    for path in ("releases/1.7.md", "features/torch-fft-function.md"):
+        assert text in pages[path], path
+    # A drop-in says to use the other name.
+    drop_in = "Instead of <code>torch.Tensor.masked_copy_</code>, use <code>torch.Tensor.masked_scatter_</code>."
+    assert lang == "zh" or drop_in in pages["releases/0.2.md"]

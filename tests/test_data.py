@@ -117,13 +117,15 @@ def test_published_level_changes(real_catalog, feature_id, lifecycle):
 
 def test_remote_references_keep_no_level_the_announcement_did_not_give(real_catalog):
     """1.5's announcement promotes the RPC framework but gives remote references no level: their
-    entry is unlabeled, which is not a promotion."""
+    entry states none, which is neither a promotion nor a demotion (issue 27): they stay at the
+    experimental level stated for 1.4."""
     references = real_catalog.features["rpc-remote-reference"]
     assert [(e.release.version, e.level.key) for e in references.entries] == [
         ("1.4", "experimental"),
         ("1.5", "unlabeled"),
     ]
-    assert "promoted" not in [event.kind for event in references.events]
+    assert not {"promoted", "demoted"} & {event.kind for event in references.events}
+    assert references.level.key == "experimental" and references.current.stated_in.version == "1.4"
 
 
 @pytest.mark.parametrize(
@@ -181,3 +183,43 @@ def test_each_translation_trap_of_the_glossary_is_refused_at_its_line(tmp_path, 
         f"{path}:{line_of(path, avoided)}:11: features[1].title.zh: '{avoided}' is a wrong rendering of "
         f"'{english}'; write '{chinese}' (glossary in project.yaml)"
     ]
+
+
+# --------------------------------------------------------------------------- issue 27, content
+
+
+def entry_of(real_catalog, version: str, entry_id: str):
+    return next(e for e in real_catalog.release(version).entries if e.id == entry_id)
+
+
+def test_profiler_stack_traces_give_each_argument_to_its_own_function(real_catalog):
+    """`with_stack` is an argument of `torch.autograd.profiler.profile`; `group_by_stack_n` one of
+    `key_averages()`: passing both to profile() is a TypeError. In both languages."""
+    entry = entry_of(real_catalog, "1.7", "profiler-stack-traces")
+    for lang in ("en", "zh"):
+        text = entry.summary[lang]
+        assert "`with_stack=True`" in text and "`torch.autograd.profiler.profile`" in text
+        # every mention of group_by_stack_n passes it to key_averages()
+        assert text.count("group_by_stack_n") == text.count("`key_averages(group_by_stack_n=") > 0
+        assert "`with_stack`" not in text.split("`with_stack=True`")[0]  # not listed as one of two
+    assert "torch.autograd.profiler.profile.key_averages" in entry.apis
+
+
+def test_the_old_fft_function_is_replaced_but_not_as_a_drop_in(real_catalog):
+    entry = entry_of(real_catalog, "1.7", "torch-fft-function")
+    (ref,) = entry.api_refs
+    assert (ref.name, ref.use, ref.replacement, ref.drop_in) == ("torch.fft", "call", "torch.fft.fft", False)
+    # The migration says why a rename is not enough, in both languages.
+    for lang in ("en", "zh"):
+        assert "`signal_ndim`" in entry.migration[lang] and "`dim`" in entry.migration[lang]
+
+
+def test_a_reduction_is_named_one_way_in_chinese(real_catalog):
+    """归约 for reductions (sum, mean...), never 降维函数 beside it; the glossary keeps it so."""
+    assert {"en": "reduction", "zh": "归约", "avoid": ["降维函数"]} in GLOSSARY
+    for release in real_catalog.releases:
+        for entry in release.entries:
+            for text in (entry.title, entry.summary, entry.migration or {"zh": ""}):
+                assert "降维" not in text["zh"], entry
+    keepdim = entry_of(real_catalog, "0.2", "reduction-keepdim-default")
+    assert "归约函数" in keepdim.migration["zh"] and "reduction" in keepdim.migration["en"]

@@ -392,3 +392,24 @@ def test_use_call_on_a_cpp_name_is_refused(tmp_path, capsys):
     assert only_problem(data, capsys, "1.0.yaml") == (
         f"{data / '1.0.yaml'}:{line}:{column}: features[0].apis[0].use: `use: call` applies to Python names only"
     )
+
+
+def test_drop_in_without_a_replacement_is_refused_at_its_key(tmp_path, capsys):
+    """`drop_in` says how `replacement` replaces an API (issue 27: `torch.fft.fft` is not a drop-in
+    for the old `torch.fft` function); without a replacement it would say nothing."""
+    apis = "apis: [{name: acme.widget, drop_in: false}]"
+    data = fixture_data(tmp_path, {"1.0.yaml": [(WIDGET_API, apis)]})
+    line = line_of(data / "1.0.yaml", "drop_in")
+    column = (data / "1.0.yaml").read_text(encoding="utf-8").splitlines()[line - 1].index("false") + 1
+    assert only_problem(data, capsys, "1.0.yaml") == (
+        f"{data / '1.0.yaml'}:{line}:{column}: features[0].apis[0].drop_in: `drop_in` says whether `replacement` "
+        "can be swapped in as it is, and this API names no replacement: add `replacement` or remove `drop_in`"
+    )
+    with_replacement = "apis: [{name: acme.widget, replacement: acme.box, drop_in: false}]"
+    assert run_validate(fixture_data(tmp_path / "ok", {"1.0.yaml": [(WIDGET_API, with_replacement)]}), capsys) == (
+        0,
+        [],
+    )
+    not_a_flag = "apis: [{name: acme.widget, replacement: acme.box, drop_in: no-thanks}]"
+    code, lines = run_validate(fixture_data(tmp_path / "bad", {"1.0.yaml": [(WIDGET_API, not_a_flag)]}), capsys)
+    assert code == 1 and any("drop_in: expected true or false" in line for line in lines), lines

@@ -59,6 +59,7 @@ def _record(name: str, use: str, listed: list[tuple[Entry, ApiRef]], catalog: Ca
     introducing = next((entry for entry, ref in listed if ref.introduced), None)
     changes = [(entry, ref) for entry, ref in listed if entry.is_change]
     removal = next((entry for entry, _ in changes if entry.kind == "removal"), None)
+    replacing = next((ref for _, ref in changes if ref.replacement), None)
     return {
         "name": name,
         "use": use,
@@ -68,7 +69,9 @@ def _record(name: str, use: str, listed: list[tuple[Entry, ApiRef]], catalog: Ca
         "levels": _levels(introducing),
         **{field: [e.release.version for e, _ in changes if e.kind == kind] for kind, field in _CHANGE_KINDS.items()},
         "removed_in": removal.release.version if removal else None,
-        "replacement": next((ref.replacement for _, ref in changes if ref.replacement), None),
+        "replacement": replacing.replacement if replacing else None,
+        # false: the replacement takes other arguments or gives other results (see the migration)
+        "replacement_drop_in": replacing.drop_in if replacing else None,
         "entries": [_entry_record(entry, site_url) for entry in dict.fromkeys(entry for entry, _ in listed)],
     }
 

@@ -169,6 +169,7 @@ class ApiRef:
     use: str = "any"
     replacement: str | None = None
     introduced: bool = False  # this entry brought the API (see model.ApiUse.introduced)
+    drop_in: bool = True  # `replacement` can be swapped in as it is (see model.ApiUse.drop_in)
 
 
 @dataclass(frozen=True)
@@ -740,7 +741,7 @@ def _api_ref(api: str | ApiUse, introduces: bool) -> ApiRef:
     if isinstance(api, str):
         return ApiRef(api, introduced=introduces)
     introduced = introduces if api.introduced is None else api.introduced
-    return ApiRef(api.name, api.use, api.replacement, introduced)
+    return ApiRef(api.name, api.use, api.replacement, introduced, api.drop_in is not False)
 
 
 def _compute_events(feature: Feature, unlabeled: Level) -> None:

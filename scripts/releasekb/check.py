@@ -44,6 +44,7 @@ STRINGS = {
         "newer": "{subject} requires {release}, newer than --to {to}",
         "unstable": "{subject} is {level} as of {to} (level published in {release}), below {required}",
         "use_instead": "; use `{replacement}`",
+        "replaced_by": "; replaced by `{replacement}` (not a drop-in: see “What to do”)",
         "heading_removed": "Removed",
         "heading_breaking": "Breaking changes",
         "heading_deprecated": "Deprecated",
@@ -101,6 +102,7 @@ STRINGS = {
         "newer": "{subject}从 {release} 起才提供，晚于 --to 指定的 {to}",
         "unstable": "截至 {to}，{subject}的稳定性级别为“{level}”（{release} 公布），低于要求的“{required}”",
         "use_instead": "，请改用 `{replacement}`",
+        "replaced_by": "，已由 `{replacement}` 取代（不能直接替换，见“迁移方法”）",
         "heading_removed": "已移除",
         "heading_breaking": "不兼容变更",
         "heading_deprecated": "已弃用",
@@ -347,6 +349,7 @@ class Finding:
     message: dict[str, str]
     migration: dict[str, str] | None
     replacement: str | None
+    replacement_drop_in: bool | None  # None without a replacement
     urls: dict[str, str]  # the entry's permanent address in every language
     feature_urls: dict[str, str]
     title: dict[str, str]
@@ -584,6 +587,8 @@ def _level_entry(record: dict, release: str, level: str) -> dict:
 
 def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, use) -> Finding:
     replacement = record["replacement"] if kind in ("removed", "deprecated", "breaking") else None
+    # an index published before `replacement_drop_in` existed: every replacement was a drop-in
+    drop_in = record.get("replacement_drop_in") is not False if replacement else None
     return Finding(
         kind=kind,
         api=record["name"],
@@ -601,16 +606,19 @@ def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
         resolved=use.resolved,
         written=use.written,
         how=use.how,
-        message=_message(index, options, kind, record, entry, replacement),
+        message=_message(index, options, kind, record, entry, replacement, drop_in),
         migration=entry["migration"] if kind != "newer" and kind != "unstable" else None,
         replacement=replacement,
+        replacement_drop_in=drop_in,
         urls=entry["urls"],
         feature_urls=entry["feature_urls"],
         title=entry["title"],
     )
 
 
-def _message(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, replacement) -> dict[str, str]:
+def _message(
+    index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, replacement, drop_in
+) -> dict[str, str]:
     messages = {}
     for lang, strings in STRINGS.items():
         subject = strings[f"subject_{record['use']}"].format(api=record["name"])
@@ -624,7 +632,7 @@ def _message(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
         }
         text = strings[kind].format(**values)
         if replacement:
-            text += strings["use_instead"].format(replacement=replacement)
+            text += strings["use_instead" if drop_in else "replaced_by"].format(replacement=replacement)
         messages[lang] = _sentence(text.strip())
     return messages
 

@@ -214,6 +214,7 @@ def _finding_record(finding: Finding, lang: str) -> dict:
         "message": dict(finding.message),
         "migration": dict(finding.migration) if finding.migration else None,
         "replacement": finding.replacement,
+        "replacement_drop_in": finding.replacement_drop_in,
         "url": finding.urls[lang],
     }
 

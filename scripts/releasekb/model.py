@@ -155,6 +155,10 @@ class ApiUse(Strict):
     name: NonEmptyText
     use: Literal[API_USES] = "any"
     replacement: NonEmptyText | None = None
+    # Whether `replacement` is a drop-in: a use can be swapped for it as it is (the default). `false`
+    # says it replaces the API but takes other arguments or gives other results, so code needs the
+    # change's migration (the old `torch.fft` function and `torch.fft.fft`); only with `replacement`.
+    drop_in: bool | None = None
     # Whether this entry brought the API: by default a `new` feature introduces its APIs (the
     # release is the lowest a use of them needs) and any other entry only touches them. `false`
     # says a new feature touches an API that existed before it (DistributedDataParallel in a

@@ -517,6 +517,11 @@ class _PageHelpers:
         if entry.apis:
             names = ", ".join(f"<code>{escape_text(api)}</code>" for api in entry.apis)
             paragraphs.append(f"<p><strong>{escape_text(self.strings['apis'])}:</strong> {names}</p>\n")
+        for ref in entry.api_refs:
+            if ref.replacement:  # a swap only when it is one: else the migration says what to do
+                key = "replacement_drop_in" if ref.drop_in else "replacement_not_drop_in"
+                text = self.strings[key].format(api=ref.name, replacement=ref.replacement)
+                paragraphs.append(f"<p>{escape_text(text)}</p>\n")
         if entry.links:
             links = " · ".join(
                 f'<a href="{attr(link.url)}">{escape_text(self.strings[link.label_key])}</a>' for link in entry.links

@@ -333,6 +333,19 @@ def api_names(entry: FeatureEntry | ChangeEntry) -> Iterator[tuple[Location, str
             yield ("apis", i, "replacement"), api.replacement, "any"
 
 
+def drop_in_goes_with_a_replacement(data: ValidatedData) -> Iterator[Problem]:
+    """`drop_in` says how `replacement` replaces the API: without a replacement it says nothing."""
+    for release in data.releases:
+        for location, entry in entries(release):
+            for i, api in enumerate(entry.apis):
+                if not isinstance(api, str) and api.drop_in is not None and api.replacement is None:
+                    yield release.document.problem(
+                        (*location, "apis", i, "drop_in"),
+                        "`drop_in` says whether `replacement` can be swapped in as it is, and this API names no "
+                        "replacement: add `replacement` or remove `drop_in`",
+                    )
+
+
 def apis_are_qualified_code_names(data: ValidatedData) -> Iterator[Problem]:
     """`releasekb check` matches code against API names, so each is a canonical name under a root
     project.yaml declares: `torch.nn.functional.grid_sample`, not `F.grid_sample`."""
@@ -427,6 +440,7 @@ RULES: tuple[Rule, ...] = (
     texts_are_in_their_language,
     glossary_is_followed,
     apis_are_qualified_code_names,
+    drop_in_goes_with_a_replacement,
 )
 
 
