@@ -712,16 +712,21 @@ def test_level_as_of_release_answers_what_is_stable_in_1_7(tab, lang, real_catal
     among the stable RPC features. "Mentioned in release" stays a filter of its own."""
     page = tab.page
     strings = interface_strings("zh" if lang else "en")
-    tab.open(f"{lang}/features/")
+    # The home page's question leads there: the features stable as of the latest release.
+    tab.open(f"{lang}/")
+    page.get_by_role("link", name=strings["home_q_stable"]).click()
+    page.wait_for_url(re.compile(r"/features/\?"))
+    assert query(page) == {"stability": ["stable"]}
+    assert set(shown_feature_ids(page)) == expected_ids(real_catalog, "stable", "1.7")
     form = page.locator("#rkb-filter")
     as_of = form.get_by_label(strings["filter_as_of"])
     mentioned = form.get_by_label(strings["filter_release"])
+    expect(form.get_by_label(strings["filter_stability"])).to_have_value("stable")
     expect(as_of).to_have_value("1.7")  # the default: the latest release, named as such
     expect(as_of.locator("option").first).to_have_text(strings["filter_latest"].format(version="1.7"))
     expect(mentioned).to_have_value("")
 
     form.locator("input[name='q']").press_sequentially("rpc")
-    form.get_by_label(strings["filter_stability"]).select_option("stable")
     rpc = features_matching(real_catalog, "rpc", "zh" if lang else "en")
     stable_rpc = expected_ids(real_catalog, "stable", "1.7", ids=rpc)
     assert "distributed-rpc" in stable_rpc

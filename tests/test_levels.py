@@ -335,3 +335,10 @@ def test_query_table_shows_the_level_as_of_the_release_asked_about():
     assert "Experimental (per 1.5)" in row and "stable" not in row.lower()
     chinese = query("--text", "远程引用", "--lang", "zh").stdout
     assert "实验性 （1.4 版所述；1.5 版未再说明）" in chinese
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_home_asks_which_features_are_stable_as_of_the_latest_release(real_catalog, lang):
+    home = render_language(real_catalog, lang)["index.md"]
+    question = interface_strings(lang)["home_q_stable"]
+    assert f'<a href="features/?stability=stable">{question}</a>' in home

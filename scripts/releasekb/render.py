@@ -428,8 +428,9 @@ class _PageHelpers:
         self.linked.add(to_path)
         return attr(relative_url(self.path, to_path) + suffix)
 
-    def features_filter_href(self, level: str, as_of: str) -> Markup:
-        """A link to the features index listing the features at `level` as of release `as_of`."""
+    def features_filter_href(self, level: str, as_of: str = "") -> Markup:
+        """A link to the features index listing the features at `level` as of release `as_of` (by
+        default the latest)."""
         return self.redirect_href(FEATURES_INDEX, features_query(stability=level, as_of=as_of))
 
     def permalink(self, to_path: str) -> str:
