@@ -275,32 +275,37 @@ def test_rref_page_says_where_its_level_comes_from_in_both_languages(real_catalo
 # --------------------------------------------------------------------------- the API and the command
 
 
-def test_api_gives_each_features_level_as_of_every_release(real_catalog):
+def level_as_of(record: dict, version: str, order: list[str]) -> str | None:
+    """A feature's level as of a release, from the API's level_changes and the release order."""
+    stated = [v for v in record["level_changes"] if order.index(v) <= order.index(version)]
+    level = record["level_changes"][max(stated, key=order.index)] if stated else None
+    return None if level == "removed" else level
+
+
+def test_api_gives_each_features_level_changes_and_they_answer_every_release(real_catalog):
     document = api.features_document(real_catalog, list(real_catalog.features.values()), "")
     jsonschema.Draft202012Validator(api.schema()).validate(document)
     records = {f["id"]: f for f in document["features"]}
-    assert records["rpc-remote-reference"]["levels_as_of"] == {
-        "1.4": "experimental",
-        "1.5": "experimental",
-        "1.7": "experimental",
-    }
+    # one item per change of level, not one per release: silence in 1.5 and 1.7 changes nothing
+    assert records["rpc-remote-reference"]["level_changes"] == {"1.4": "experimental"}
     rref = records["rpc-remote-reference"]
     assert (rref["level"]["key"], rref["level_stated_in"], rref["level_stated_by"]) == ("experimental", "1.4", "1.5")
-    assert records["distributed-rpc"]["levels_as_of"] == {"1.4": "experimental", "1.5": "stable", "1.7": "stable"}
-    assert records["python2-support"]["levels_as_of"] == {}  # only changes mention it
+    assert records["distributed-rpc"]["level_changes"] == {"1.4": "experimental", "1.5": "stable"}
+    assert records["python2-support"]["level_changes"] == {"1.5": "removed"}  # only changes mention it: no level
     # Every count of the stability overview, answered from the API alone.
+    order = [release.version for release in real_catalog.releases]
     for release, counts in real_catalog.levels_as_of:
         for level, count in counts:
-            answer = [f for f in records.values() if f["levels_as_of"].get(release.version) == level.key]
+            answer = [f for f in records.values() if level_as_of(f, release.version, order) == level.key]
             assert len(answer) == count, (release.version, level.key)
 
 
-def test_api_levels_as_of_end_at_a_removal(history):
+def test_api_level_changes_end_at_a_removal(history):
     record = api.feature_record(history.features["old-reader"], "")
-    assert record["levels_as_of"] == {"1.0": "unlabeled", "1.1": "unlabeled"}
-    assert api.feature_record(history.features["legacy"], "")["levels_as_of"] == {
-        v: "unlabeled" for v in ("0.9", "1.0", "1.1", "2.0", "2.1")
-    }
+    order = [release.version for release in history.releases]
+    assert record["level_changes"]["2.0"] == "removed"
+    assert level_as_of(record, "1.1", order) == "unlabeled" and level_as_of(record, "2.0", order) is None
+    assert api.feature_record(history.features["legacy"], "")["level_changes"] == {"0.9": "unlabeled"}
 
 
 def query(*args: str) -> subprocess.CompletedProcess:
@@ -309,12 +314,13 @@ def query(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_query_as_of_answers_what_is_stable_in_1_7():
+def test_query_as_of_answers_what_is_stable_in_1_7(real_catalog):
     result = query("--stability", "stable", "--as-of", "1.7", "--text", "rpc", "--format", "json")
     assert result.returncode == 0, result.stderr
     ids = [f["id"] for f in json.loads(result.stdout)["features"]]
     assert "distributed-rpc" in ids
-    assert all(f["levels_as_of"]["1.7"] == "stable" for f in json.loads(result.stdout)["features"])
+    order = [release.version for release in real_catalog.releases]
+    assert all(level_as_of(f, "1.7", order) == "stable" for f in json.loads(result.stdout)["features"])
     # The default is the latest release.
     assert query("--stability", "stable", "--text", "rpc", "--format", "json").stdout == result.stdout
     # --release is "mentioned in", and levels are then read as of it unless --as-of says otherwise.

@@ -65,7 +65,7 @@ def feature_record(feature: Feature, site_url: str) -> dict:
         "level_stated_by": current.stated_by if current else None,
         "level_stated_in": current.stated_in.version if current and current.stated_in else None,
         "level_since": since.version if since else None,
-        "levels_as_of": levels_as_of(feature),
+        "level_changes": level_changes(feature),
         "first_release": feature.first.release.version,
         "latest_release": feature.latest.release.version,
         "removed_in": feature.removed_in.version if feature.removed_in else None,
@@ -77,23 +77,12 @@ def feature_record(feature: Feature, site_url: str) -> dict:
     }
 
 
-def levels_as_of(feature: Feature) -> dict[str, str]:
-    """{version: level key} for every release from the feature's first appearance to its removal
-    (excluded) or the latest release: its level as of that release, the latest one stated at or
-    before it ('unlabeled' while none was). A release that mentions the feature without stating
-    a level leaves it where it was."""
-    catalog = feature.first.release.catalog
-    history = feature.level_history
-    levels: dict[str, str] = {}
-    if not history:
-        return levels
-    state, changes = None, dict((release.order, key) for release, key in history)
-    for release in catalog.releases[history[0][0].order :]:
-        state = changes.get(release.order, state)
-        if state == "removed":
-            break
-        levels[release.version] = state
-    return levels
+def level_changes(feature: Feature) -> dict[str, str]:
+    """{version: level key} at each release where the feature's level in effect changes ('removed'
+    from its removal on). Its level as of release R is the value at the latest of these versions
+    at or before R in release order (releases.json lists the order): one item per change, not per
+    release, so the document grows with the entries, not with features x releases."""
+    return {release.version: state for release, state in feature.level_history}
 
 
 def release_record(release: Release, site_url: str) -> dict:
