@@ -230,7 +230,7 @@ def test_level_pages_list_their_features(browse, lang, real_catalog):
 
 # The line breaks inside inline code: [(code text, character before, character after)], and how
 # many code elements wrap at all.
-CODE_BREAKS = """() => {
+CODE_BREAKS = r"""() => {
   const breaks = [];
   let wrapped = 0;
   for (const code of document.querySelectorAll("article :not(pre) > code")) {
