@@ -83,8 +83,8 @@ def _code(escaped: str) -> str:
 
 
 # After a separator between two letters or digits: `torch.nn`, `set_deterministic`, `c10::Scalar`
-# (not the underscores of `__init__`).
-_CODE_BREAK = re.compile(r"(?<=[A-Za-z0-9])(\.|/|::|_)(?=[A-Za-z0-9])")
+# (not the underscores of `__init__`, nor after a one-letter part: `x.shape`, `F.relu`).
+_CODE_BREAK = re.compile(r"(?<=[A-Za-z0-9]{2})(\.|/|::|_)(?=[A-Za-z0-9])")
 
 
 def css_labels(**labels: str) -> str:
