@@ -80,9 +80,9 @@ def base_url(chromium, real_site: Path) -> Iterator[str]:
         yield url
 
 
-def new_context(browser, base: str, **options):
+def new_context(browser, base: str, viewport: dict | None = None, **options):
     """A context in which every request to another host is answered empty (never the network)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
     context.set_default_timeout(TIMEOUT_MS)
     local = re.compile("^" + re.escape(base) + "/")
     context.route(lambda url: not local.match(url), lambda route: route.fulfill(status=204, body=""))
@@ -194,6 +194,28 @@ def test_no_wcag_21_aa_violations(axe_results, kind, lang, scheme):
         f"axe {result['version']} on {LANG_PREFIXES[lang]}{PAGE_KINDS[kind]} ({scheme}):\n"
         + describe(result["violations"])
     )
+
+
+# On a phone the layout changes (a card per feature, tables scrolling in their own boxes): the
+# page kinds whose layout does, at the smallest width reflow asks for.
+SMALL_SCREEN_KINDS = ["home", "features", "stability", "level"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", SMALL_SCREEN_KINDS)
+def test_no_wcag_21_aa_violations_at_320_px(chromium, base_url, kind, lang):
+    context = new_context(chromium, base_url, viewport={"width": 320, "height": 640}, color_scheme="light")
+    try:
+        page = open_settled(context, base_url + lang + PAGE_KINDS[kind], SCHEMES["light"])
+        page.add_script_tag(path=str(axe_script()))
+        page.evaluate(START_AXE, AXE_TAGS)
+        page.wait_for_function("window.rkbAxe !== null", polling=100, timeout=AXE_TIMEOUT_MS)
+        result = page.evaluate("window.rkbAxe")
+    finally:
+        context.close()
+    assert "error" not in result, result.get("error")
+    assert not result["violations"], f"axe on {lang}{PAGE_KINDS[kind]} at 320 px:\n" + describe(result["violations"])
 
 
 # --------------------------------------------------------------------------- 2. charts

@@ -908,10 +908,11 @@ def test_features_table_is_complete_without_javascript(chromium, base_url, lang,
         rows = page.locator("#rkb-features").evaluate(ROWS_JS)
         assert [feature_id_of(row["href"]) for row in rows] == list(real_catalog.features)
         assert all(row["visible"] for row in rows)
-        # Filters and sort buttons without the script would do nothing: hidden, and absent.
-        assert page.locator("#rkb-filter").get_attribute("hidden") is not None
-        expect(page.locator("#rkb-filter")).to_be_hidden()
+        # Filters and sort buttons without the script would do nothing: inert (in place, so that
+        # the script's taking them moves nothing), and absent; a note says why.
+        assert page.locator("#rkb-filter").get_attribute("inert") is not None
         assert page.locator("#rkb-features button").count() == 0
+        expect(page.locator(".rkb-noscript")).to_be_visible()
     finally:
         context.close()
 

@@ -49,8 +49,8 @@ def test_data_is_escaped_for_tables_and_html(pages):
     assert "<b>" not in page and "&lt;b&gt;tags&lt;/b&gt;" in page
     assert "Tables | pipes" in page
     level_page = pages["en/stability/experimental.md"]
-    (row,) = [row for row in re.findall(r"<tr>.*?</tr>", level_page, re.S) if "Widgets" in row]
-    assert row.count("<td>") == 3  # the | and the markup in the summary did not add a cell
+    (item,) = [item for item in re.findall(r"<li>.*?</li>", level_page, re.S) if "Widgets" in item]
+    assert item.count("<p>") == 2 and "<b>" not in item  # the markup in the summary stayed text
 
 
 def test_backticks_become_code_and_newlines_cannot_break_rows():

@@ -276,7 +276,7 @@ def test_features_index_is_complete_without_javascript(real_site, real_catalog, 
     assert [href.rstrip("/").rsplit("/", 1)[-1] for _, _, href in parser.rows] == list(catalog.features)
     for (attrs, cells, _), feature in zip(parser.rows, catalog.features.values(), strict=True):
         assert " ".join(cells[0].split()) == " ".join(feature.title[lang].replace("`", "").split())
-        assert cells[1] == feature.area.name[lang]
+        assert cells[2] == feature.area.name[lang]  # beside the name: the level (cells[1])
         assert cells[3:5] == [feature.first.release.version, feature.latest.release.version]
         assert attrs["data-first"] == str(catalog.releases.index(feature.first.release))
         assert attrs["data-latest"] == str(catalog.releases.index(feature.latest.release))

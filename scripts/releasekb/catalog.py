@@ -500,6 +500,12 @@ class Release:
         return [e for e in self.entries if e.is_change]
 
     @property
+    def changes_by_kind(self) -> list[tuple[str, list[Entry]]]:
+        """The release's breaking changes, removals and deprecations, by kind, in the changelog's
+        order: the summary a release page opens with."""
+        return [(kind, entries) for kind in EVENT_KINDS if (entries := [e for e in self.changes if e.kind == kind])]
+
+    @property
     def highlights(self) -> list[Entry]:
         by_id = {e.id: e for e in self.entries}
         return [by_id[i] for i in self.highlight_ids]

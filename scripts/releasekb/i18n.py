@@ -24,6 +24,14 @@ def interface_strings(lang: str) -> dict[str, str]:
         return yaml.safe_load(handle)
 
 
+def count_text(strings: dict[str, str], key: str, count: int) -> str:
+    """A count in words: the string `key` ("{count} additions"), or `key_one` for one
+    ("1 addition") when the language has it."""
+    if count == 1 and f"{key}_one" in strings:
+        return strings[f"{key}_one"]
+    return strings[key].format(count=count)
+
+
 def url_prefix(lang: str) -> str:
     """'' for the default language, 'zh/' for the others: the URL contract."""
     return "" if lang == DEFAULT_LANGUAGE else f"{lang}/"

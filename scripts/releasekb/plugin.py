@@ -42,14 +42,15 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-from mkdocs.utils import get_relative_url
+from mkdocs.utils import get_markdown_title, get_relative_url
+from mkdocs.utils import meta as markdown_meta
 
 from releasekb import afterwards, progress, publish, search
 from releasekb.generate import build_language, data_fingerprint, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
 from releasekb.pipeline import load_knowledge_base
 from releasekb.problems import DataError
-from releasekb.render import Outline, not_found_page, outline, render_pages
+from releasekb.render import Outline, index_titles, not_found_page, outline, render_pages
 from releasekb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
@@ -101,6 +102,7 @@ class ReleaseKBPlugin(BasePlugin):
         self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
         self._section_fingerprint = ""
         self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
+        self._section_page: Page | None = None  # the navigation's page of the page being rendered
 
     # ------------------------------------------------------------------ configuration
 
@@ -253,7 +255,39 @@ class ReleaseKBPlugin(BasePlugin):
                 page.read_source(config)
                 if page.file.src_uri in self.html_pages:
                     _take_front_matter(page, self._front_matter.pop(page.file.src_uri, {}))
+        if not self.section:
+            self._name_navigation_for_not_found_page(nav, config)
         return nav
+
+    def _name_navigation_for_not_found_page(self, nav, config: MkDocsConfig) -> None:
+        """The navigation's entries in every language, for the 404 page, which serves every
+        language from this build's file: [[title, address], ...] in the order of its tabs."""
+        root = docs_root(config)
+        for language in config.extra["releasekb_not_found"]["languages"]:
+            lang, entries = language["lang"], []
+            for item in nav.items:
+                while getattr(item, "children", None):  # a section: its first page, as Material's tabs
+                    item = item.children[0]
+                if not isinstance(item, Page):
+                    entries.append([item.title, item.url])
+                    continue
+                title = self._title_in(item, lang, root)
+                address = item.url if title is not None else ""
+                entries.append([title or item.title, language["home"] + address])
+            language["site_name"] = self.catalog.site_name[lang]
+            language["navigation"] = entries
+
+    def _title_in(self, page: Page, lang: str, root: Path) -> str | None:
+        """The title of the same page in another language; None when that language has no such page."""
+        if lang == self.lang:
+            return page.title
+        if page.file.src_uri in self.html_pages:
+            return index_titles(self.catalog, lang).get(page.file.src_uri, page.title)
+        source = root / lang / page.file.src_uri
+        if not source.is_file():
+            return None
+        markdown, meta = markdown_meta.get_data(source.read_text(encoding="utf-8-sig"))
+        return meta.get("title") or get_markdown_title(markdown) or page.title
 
     # ------------------------------------------------------------------ pages
 
@@ -312,7 +346,11 @@ class ReleaseKBPlugin(BasePlugin):
         return "# " + markdown_title(page_outline.title)
 
     def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
-        """The language switcher and the hreflang links of this page."""
+        """The tab of this page's section, and the language switcher and the hreflang links of this page."""
+        if page.file.src_uri in self.html_pages:
+            self._section_page = _section_page_of(page, nav)
+            if self._section_page is not None:
+                self._section_page.active = True  # until on_post_page
         if self.section:
             return context
         here = url_prefix(self.lang) + page.url
@@ -323,6 +361,9 @@ class ReleaseKBPlugin(BasePlugin):
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        if self._section_page is not None:
+            self._section_page.active = False
+            self._section_page = None
         if not self.section:
             progress.page_done()
             return output
@@ -355,6 +396,23 @@ class ReleaseKBPlugin(BasePlugin):
                 search.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
             except RuntimeError as error:
                 raise PluginError(f"search index: {error}") from None
+
+
+def _section_page_of(page: Page, nav) -> Page | None:
+    """For a page the navigation does not list (a release, a feature, a level: thousands of
+    them, see mkdocs.yml's not_in_nav), the index page of the folder it is in, which the
+    navigation lists: Material highlights the tab (and the navigation entry) of that page."""
+    if any(listed is page for listed in nav.pages):
+        return None
+    found, folder = None, ""
+    for listed in nav.pages:
+        uri = listed.file.src_uri
+        if posixpath.basename(uri) not in ("index.md", "README.md"):
+            continue
+        candidate = posixpath.dirname(uri)
+        if candidate and page.file.src_uri.startswith(candidate + "/") and len(candidate) > len(folder):
+            found, folder = listed, candidate
+    return found
 
 
 def _invalid_data(error: DataError) -> PluginError:

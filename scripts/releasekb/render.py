@@ -29,7 +29,7 @@ from markupsafe import Markup
 from releasekb import svg, urls
 from releasekb.catalog import Catalog, Entry, Feature, LevelInEffect
 from releasekb.dates import parse_date
-from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.i18n import LANGUAGES, count_text, interface_strings, url_prefix
 from releasekb.pages import Page, pages
 from releasekb.urls import (
     CHANGELOG,
@@ -67,8 +67,35 @@ def escape_text(value: object) -> Markup:
     out = []
     for i, part in enumerate(parts):
         escaped = html.escape(part, quote=False)
-        out.append(f"<code>{escaped}</code>" if i % 2 else escaped)
+        out.append(_code(escaped) if i % 2 else escaped)
     return Markup("".join(out))
+
+
+def code(text: object) -> Markup:
+    """An API name or other code as inline code, as a backtick span shows it."""
+    return Markup(_code(html.escape(str(text), quote=False)))
+
+
+def _code(escaped: str) -> str:
+    """Escaped text as <code>, where a narrow line may break after a dot, a slash, `::` or an
+    underscore inside a name (<wbr>, which the text, copying and search ignore), and nowhere
+    else: the stylesheet keeps code from breaking inside `set_deterministic`'s words."""
+    return "<code>" + _CODE_BREAK.sub(r"\1<wbr>", escaped) + "</code>"
+
+
+# After a separator between two letters or digits: `torch.nn`, `set_deterministic`, `c10::Scalar`
+# (not the underscores of `__init__`, nor after a one-letter part: `x.shape`, `F.relu`).
+_CODE_BREAK = re.compile(r"(?<=[A-Za-z0-9]{2})(\.|/|::|_)(?=[A-Za-z0-9])")
+
+
+def css_labels(**labels: str) -> str:
+    """CSS custom properties holding interface strings for the stylesheet's generated content
+    (`--rkb-label-area: "Area"`), as a style attribute's text."""
+    return ";".join(f"--rkb-label-{name}:{_css_string(text)}" for name, text in labels.items())
+
+
+def _css_string(text: str) -> str:
+    return '"' + "".join(f"\\{ord(c):x} " if c in '"\\\n<>&' else c for c in text) + '"'
 
 
 def _needs_no_change(text: str) -> bool:
@@ -322,6 +349,19 @@ def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
     }
 
 
+def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
+    """{path: title} of the index pages, as their templates' headings say them in a language:
+    the 404 page names the navigation in every language (test_render checks the two agree)."""
+    strings = interface_strings(lang)
+    return {
+        urls.HOME: catalog.site_name[lang],
+        urls.RELEASES_INDEX: strings["releases_title"],
+        urls.FEATURES_INDEX: strings["features_title"],
+        urls.STABILITY_INDEX: strings["stability_title"],
+        urls.CHANGELOG: strings["changelog_title"],
+    }
+
+
 # The index pages templates link to, by name: paths.RELEASES_INDEX and the like.
 _PATHS = {
     name: getattr(urls, name)
@@ -405,7 +445,24 @@ class _PageHelpers:
             "entry_links": self.entry_links,
             "migration": self.migration,
             "row": self.row,
+            "code": code,
+            "css_labels": css_labels,
+            "label": self.label,
+            "parens": self.parens,
+            "count": self.count,
         }
+
+    def label(self, text: object) -> Markup:
+        """'Current level: ' before a value, with this language's colon (当前级别：)."""
+        return Markup(self.strings["label"]).format(label=escape_text(text))
+
+    def parens(self, text: object) -> Markup:
+        """'(as of 1.5)', with this language's parentheses (（截至 1.5）)."""
+        return Markup(self.strings["parenthesized"]).format(text=escape_text(text))
+
+    def count(self, key: str, number: int) -> str:
+        """'1 breaking change', '3 breaking changes': the interface string `key` for a count."""
+        return count_text(self.strings, key, number)
 
     def row(self, feature_id: str, macro, *args) -> Markup:
         """macro(*args): a row of an overview that shows only this feature's own data (its
@@ -516,8 +573,8 @@ class _PageHelpers:
         """An entry's API names and links, a paragraph each (none for what it has none of)."""
         paragraphs = []
         if entry.apis:
-            names = ", ".join(f"<code>{escape_text(api)}</code>" for api in entry.apis)
-            paragraphs.append(f"<p><strong>{escape_text(self.strings['apis'])}:</strong> {names}</p>\n")
+            names = escape_text(self.strings["list_separator"]).join(code(api) for api in entry.apis)
+            paragraphs.append(f"<p><strong>{self.label(self.strings['apis'])}</strong>{names}</p>\n")
         for ref in entry.api_refs:
             if ref.replacement:  # a swap only when it is one: else the migration says what to do
                 key = "replacement_drop_in" if ref.drop_in else "replacement_not_drop_in"
@@ -527,7 +584,7 @@ class _PageHelpers:
             links = " · ".join(
                 f'<a href="{attr(link.url)}">{escape_text(self.strings[link.label_key])}</a>' for link in entry.links
             )
-            paragraphs.append(f"<p><strong>{escape_text(self.strings['links'])}:</strong> {links}</p>\n")
+            paragraphs.append(f"<p><strong>{self.label(self.strings['links'])}</strong>{links}</p>\n")
         return Markup("".join(paragraphs))
 
     def migration(self, text: str) -> Markup:

@@ -13,12 +13,23 @@ from markupsafe import Markup
 
 from releasekb.catalog import Catalog, Feature, Level, Release
 from releasekb.cjk import display_width
+from releasekb.i18n import count_text, interface_strings
 
 ROW_HEIGHT = 26
 # A lifecycle marker of a release that mentioned the feature without restating its level.
 _NOT_RESTATED = 'fill-opacity="0.45" stroke="currentColor" stroke-width="1.5" stroke-dasharray="3 2"'
 LABEL_WIDTH = 70
 BAR_WIDTH = 480
+
+
+def plain(text: str) -> str:
+    """A data text for a label or title, which shows text only: `code` spans lose their backticks."""
+    return text.replace("`", "") if text.count("`") % 2 == 0 else text
+
+
+def _label(lang: str, label: str, value: str) -> str:
+    """'label: value' with the language's colon (标签：值)."""
+    return interface_strings(lang)["label"].format(label=label) + value
 
 
 def _svg(width: int, height: int, label: str, body: str) -> Markup:
@@ -37,7 +48,7 @@ def _bar(y: int, counts: list[tuple[Level, int]], lang: str, scale: float) -> st
         width = count * scale
         parts.append(
             f'<rect class="rkb-fill-{escape(level.key)}" x="{x:.1f}" y="{y}" width="{width:.1f}" '
-            f'height="{ROW_HEIGHT - 8}"><title>{escape(level.name[lang])}: {count}</title></rect>'
+            f'height="{ROW_HEIGHT - 8}"><title>{escape(_label(lang, level.name[lang], str(count)))}</title></rect>'
         )
         if width >= 22:
             parts.append(
@@ -61,7 +72,8 @@ def _legend(levels: list[Level], lang: str, y: int) -> str:
 
 
 def _describe(counts: list[tuple[Level, int]], lang: str) -> str:
-    return ", ".join(f"{level.name[lang]} {count}" for level, count in counts if count)
+    separator = interface_strings(lang)["list_separator"]
+    return separator.join(f"{level.name[lang]} {count}" for level, count in counts if count)
 
 
 def release_levels(release: Release, lang: str, title: str) -> Markup:
@@ -74,7 +86,7 @@ def release_levels(release: Release, lang: str, title: str) -> Markup:
         + _bar(4, counts, lang, BAR_WIDTH / total)
         + _legend([level for level, _ in counts], lang, ROW_HEIGHT + 6)
     )
-    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, f"{title}: {_describe(counts, lang)}", body)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(lang, title, _describe(counts, lang)), body)
 
 
 def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
@@ -94,9 +106,10 @@ def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
         used_levels += [level for level, count in counts if count and level not in used_levels]
     ordered = [level for level in catalog.levels.values() if level in used_levels]
     height = len(releases) * ROW_HEIGHT + 26
-    description = "; ".join(f"{release.version}: {_describe(counts, lang)}" for release, counts in as_of)
+    separator = interface_strings(lang)["clause_separator"]
+    description = separator.join(_label(lang, release.version, _describe(counts, lang)) for release, counts in as_of)
     body = "".join(rows) + _legend(ordered, lang, len(releases) * ROW_HEIGHT + 6)
-    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, f"{title}. {description}", body)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(lang, title, description), body)
 
 
 def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
@@ -136,12 +149,13 @@ def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
                 parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
             provenance = state.provenance(strings) if state else ""
-            described.append(f"{release.version}: {label}" + (f" {provenance}" if provenance else ""))
+            described.append(_label(lang, release.version, label + (f" {provenance}" if provenance else "")))
         else:
             parts.append(f'<circle class="rkb-part" cx="{x}" cy="34" r="6"/>')
-            label = strings["timeline_additions"].format(count=len(events))
+            label = count_text(strings, "timeline_additions", len(events))
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
-            described.append(f"{release.version}: {label}")
+            described.append(_label(lang, release.version, label))
         parts.append(f'<text class="rkb-svg-text rkb-strong" x="{x}" y="16" text-anchor="middle">{version}</text>')
-    label = strings["timeline_label"].format(title=feature.title[lang], steps="; ".join(described))
+    steps = strings["clause_separator"].join(described)
+    label = strings["timeline_label"].format(title=plain(feature.title[lang]), steps=steps)
     return _svg(width, height, label, "".join(parts))

@@ -1,3 +1,50 @@
+// The language switch leads to the same page in the other language (the plugin sets its links);
+// the query and the fragment go with it, since the languages share parameters and ids: an
+// upgrade range, the features index's filters, a feature's anchor. The scripts below rewrite the
+// address with history.replaceState, so the links follow every rewrite. The 404 page's switch
+// leads to each language's home, and keeps its own links.
+(function () {
+  if (document.getElementById("rkb-not-found")) return;
+  const links = Array.from(document.querySelectorAll(".md-select__link[hreflang]"), (link) => ({
+    link,
+    page: link.href.replace(/[?#].*$/, ""),
+  }));
+  if (!links.length) return;
+  const update = () => {
+    for (const { link, page } of links) link.href = page + window.location.search + window.location.hash;
+  };
+  for (const name of ["pushState", "replaceState"]) {
+    const original = history[name];
+    history[name] = function (...args) {
+      const result = original.apply(this, args);
+      update();
+      return result;
+    };
+  }
+  window.addEventListener("hashchange", update);
+  window.addEventListener("popstate", update);
+  update();
+})();
+
+// A data table wider than its column scrolls in its own box (releasekb.css): a box that
+// scrolls is a stop of the keyboard (its arrow keys scroll it); one that fits is not.
+(function () {
+  const boxes = document.querySelectorAll(".rkb-scroll[tabindex]");
+  if (!boxes.length || typeof ResizeObserver === "undefined") return;
+  // The box and its table: either may change size (the window, fonts arriving).
+  const observer = new ResizeObserver((entries) => {
+    for (const { target } of entries) {
+      const box = target.closest(".rkb-scroll");
+      box.tabIndex = box.scrollWidth > box.clientWidth ? 0 : -1;
+    }
+  });
+  for (const box of boxes) {
+    observer.observe(box);
+    const table = box.querySelector("table");
+    if (table) observer.observe(table);
+  }
+})();
+
 // Feature pages: without a configured site_url the permanent link is printed as a path; in
 // the browser we know the host (and any sub-path the site is served under), so show the full
 // address there, ready to paste into another site's docs.
@@ -195,6 +242,7 @@
     filter();
   });
   form.hidden = false;
+  form.inert = false; // in place, inert, from the first paint: showing it now moves nothing
   form.addEventListener("input", () => { filter(); remember(); });
   form.addEventListener("change", () => { filter(); remember(); });
   form.addEventListener("submit", (event) => event.preventDefault());
@@ -218,8 +266,15 @@
   const params = new URLSearchParams(window.location.search);
   const known = (select, value) => Array.from(select.options).some((o) => o.value === value);
   const chosen = known(form.elements.from, params.get("from")) && known(form.elements.to, params.get("to"));
-  form.elements.from.value = chosen ? params.get("from") : oldest;
-  form.elements.to.value = chosen ? params.get("to") : versions[versions.length - 1];
+  // Each end the address names is kept when there is such a choice; the other is the widest.
+  form.elements.from.value = known(form.elements.from, params.get("from")) ? params.get("from") : oldest;
+  form.elements.to.value = known(form.elements.to, params.get("to")) ? params.get("to") : versions[versions.length - 1];
+  // A version the address names that no release has (?from=9.9) is said, not silently replaced
+  // by the whole range, until the reader chooses.
+  const unknown = ["from", "to"]
+    .map((name) => params.get(name))
+    .filter((value) => value !== null && !known(form.elements.from, value) && !known(form.elements.to, value));
+  let note = unknown.map((version) => form.elements.summary.dataset.unknown.replace("{version}", version)).join(" ");
 
   function apply(updateAddress) {
     const from = form.elements.from.value, to = form.elements.to.value;
@@ -234,17 +289,23 @@
       const tocLink = document.querySelector(`.md-nav--secondary a[href="#${section.querySelector("h2").id}"]`);
       if (tocLink) tocLink.closest("li").hidden = !visible;
     });
-    output.textContent = shown
-      ? output.dataset.template.replace("{from}", from).replace("{to}", to).replace("{count}", shown)
+    const template = shown === 1 ? output.dataset.templateOne : output.dataset.template;
+    const summary = shown
+      ? template.replace("{from}", from).replace("{to}", to).replace("{count}", shown)
       : output.dataset.empty;
+    output.textContent = note ? note + " " + summary : summary;
+    output.classList.toggle("rkb-unknown", Boolean(note));
     if (updateAddress) {
       const query = new URLSearchParams({ from: from, to: to });
-      history.replaceState(null, "", "?" + query.toString().replace(/%2F/g, "/"));
+      history.replaceState(null, "", "?" + query.toString().replace(/%2F/g, "/") + window.location.hash);
     }
   }
 
   form.hidden = false;
-  form.addEventListener("change", () => apply(true));
+  form.addEventListener("change", () => {
+    note = "";
+    apply(true);
+  });
   form.addEventListener("submit", (event) => event.preventDefault());
   apply(chosen);
 })();
@@ -272,6 +333,55 @@
   for (const section of sections) section.hidden = section !== current;
   document.documentElement.lang = current.lang;
   document.title = current.querySelector("h1").textContent;
+  speak(JSON.parse(current.dataset.chrome || "{}"));
+
+  // The page around the message in the language of the address too: the site's name, the
+  // navigation (its tabs, and the drawer's list, which Material makes of the same entries)
+  // leading to that language's pages, and Material's labels.
+  function speak({ site_name: siteName, navigation = [], labels = {} }) {
+    const text = (element, value) => {
+      // the element's own text, beside any icon it holds
+      const node = Array.from(element.childNodes).findLast((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+      if (node) node.textContent = " " + value + " ";
+      else element.append(value);
+    };
+    if (siteName) {
+      for (const element of document.querySelectorAll(".md-header__topic:first-child .md-ellipsis, .md-nav--primary > .md-nav__title")) {
+        text(element, siteName);
+      }
+      for (const logo of document.querySelectorAll(".md-logo")) {
+        logo.title = siteName;
+        logo.setAttribute("aria-label", siteName);
+        if (navigation.length) logo.href = navigation[0][1];
+      }
+    }
+    const lists = [
+      Array.from(document.querySelectorAll(".md-tabs__link")),
+      Array.from(document.querySelectorAll(".md-nav--primary > .md-nav__list > .md-nav__item > .md-nav__link")),
+    ];
+    for (const links of lists) {
+      if (links.length !== navigation.length) continue;
+      links.forEach((link, index) => {
+        const [title, address] = navigation[index];
+        text(link.querySelector(".md-ellipsis") || link, title);
+        link.href = address;
+      });
+    }
+    const label = (selector, key, attributes = ["aria-label"]) => {
+      if (!labels[key]) return;
+      for (const element of document.querySelectorAll(selector)) {
+        for (const attribute of attributes) element.setAttribute(attribute, labels[key]);
+      }
+    };
+    label(".md-header__inner", "header");
+    label(".md-tabs", "tabs");
+    label(".md-nav--primary", "nav");
+    label(".md-nav--secondary", "toc");
+    label(".md-search__options", "search");
+    label(".md-header .md-select > .md-header__button", "select.language");
+    label(".md-search__options [type='reset']", "search.reset", ["aria-label", "title"]);
+    if (labels.top) for (const top of document.querySelectorAll(".md-top")) text(top, labels.top);
+  }
 })();
 
 // Header search: the worker (releasekb-search.js) sends the first 10 results and, last, an item
