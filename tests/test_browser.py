@@ -828,7 +828,8 @@ def test_rref_level_reads_the_same_everywhere(tab, lang):
     expect(meta).to_contain_text(f"{experimental} {provenance}")
     expect(meta).not_to_contain_text(strings["level_unlabeled"])
     chart = page.locator(".rkb-chart svg")
-    assert f"1.5: {experimental} {provenance}" in chart.get_attribute("aria-label")
+    colon = "：" if lang else ": "  # each language's own
+    assert f"1.5{colon}{experimental} {provenance}" in chart.get_attribute("aria-label")
     expect(chart.locator("circle")).to_have_count(3)
     assert chart.locator("circle").nth(1).get_attribute("class") == "rkb-fill-experimental"
     expect(page.locator("#lifecycle ~ ul li").nth(1)).to_contain_text(f"{experimental} {provenance}")

@@ -766,7 +766,8 @@ def test_an_index_published_before_drop_in_existed_reads_every_replacement_as_a_
 def test_pages_do_not_present_a_replacement_that_is_not_a_drop_in_as_a_swap(real_catalog, lang, text):
     from releasekb.render import render_language
 
-    pages = render_language(real_catalog, lang)
+    # (API names in code spans may break only between their parts: <wbr> marks where)
+    pages = {path: page.replace("<wbr>", "") for path, page in render_language(real_catalog, lang).items()}
     for path in ("releases/1.7.md", "features/torch-fft-function.md"):
         assert text in pages[path], path
     # A drop-in says to use the other name.

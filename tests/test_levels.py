@@ -262,7 +262,7 @@ def test_rref_page_says_where_its_level_comes_from_in_both_languages(real_catalo
         (
             "zh",
             "实验性 （据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）",
-            "1.5: 实验性 （据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）",
+            "1.5：实验性 （据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）",  # the language's colon
         ),
     ):
         page = as_html(render_language(real_catalog, lang))[feature_path("rpc-remote-reference")]
