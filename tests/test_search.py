@@ -14,7 +14,7 @@ import pytest
 
 from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
 from releasekb import search
-from releasekb.search import SearchDocument, index, page_filters, page_meta, search_hint, worker_settings
+from releasekb.search import SearchDocument, index, page_facts, page_filters, page_meta, search_hint, worker_settings
 
 
 def document(url: str, words: str, filters=()) -> SearchDocument:
@@ -95,20 +95,23 @@ def test_filters_give_keys_and_names_for_release_and_feature_pages(real_catalog,
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_features_badge_release_and_apis_go_with_its_page(real_catalog, lang):
     """What each result shows besides its text (its level, or its latest change, and the release
-    it is stated as of), and the API names its title ranks with."""
-    meta = {path: dict(values) for path, values in page_meta(real_catalog, lang).items()}
+    it is stated as of) and ranks by (its parts), as filters no query names; and the API names
+    its title ranks with, as searched metadata."""
+    facts = {path: dict(values) for path, values in page_facts(real_catalog, lang).items()}
     fft = real_catalog.features["torch-fft"]
-    assert meta["features/torch-fft.md"] == {
-        "apis": ", ".join(fft.apis),
-        "level": fft.level.name[lang],
+    assert facts["features/torch-fft.md"] == {
         "badge": f"level-{fft.level.key}",
+        "badge_text": fft.level.name[lang],
         "as_of": fft.level_stated_in.version,
     }
-    deprecated = meta["features/torch-fft-function.md"]  # a deprecation, no level
+    deprecated = facts["features/torch-fft-function.md"]  # a deprecation, no level
     assert deprecated["badge"] == "change-deprecation" and deprecated["as_of"] == "1.7"
-    assert all({"level", "badge", "as_of"} <= set(values) for values in meta.values())
-    assert set(meta) == {f"features/{feature_id}.md" for feature_id in real_catalog.features}
-    assert set(search.META_WEIGHTS) >= {"title", *(name for values in meta.values() for name in values)}
+    assert facts["features/distributed-rpc.md"]["parts"] == str(len(real_catalog.features["distributed-rpc"].parts))
+    assert all({"badge", "badge_text", "as_of"} <= set(values) for values in facts.values())
+    assert set(facts) == {f"features/{feature_id}.md" for feature_id in real_catalog.features}
+    assert not set(facts["features/distributed-rpc.md"]) & set(search.FILTERS)  # a query cannot name them
+    meta = dict(page_meta(real_catalog, lang)["features/torch-fft.md"])
+    assert meta == {"apis": ", ".join(fft.apis)} and set(search.META_WEIGHTS) == {"title", "apis"}
 
 
 @pytest.mark.parametrize(

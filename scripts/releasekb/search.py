@@ -52,12 +52,11 @@ HAN_WORDS_FILE = "releasekb-han-words.json"
 # with zero-width spaces): API names are cut at their dots there ("torch", ".", "fft"), so the
 # worker searches "torch.fft" as its parts, and Han words as the index has them (han_words).
 SEGMENTED_LANGUAGES = frozenset({"zh", "ja", "ko"})
-# What each page tells Pagefind besides its text (data-pagefind-meta), and how much a query's
-# match in each counts for ranking (Pagefind's ranking.metaWeights; the title's 5 is Pagefind's
-# default): a feature whose title or API names the query ranks above pages that only mention it.
-# The badge (a level, or a change), its class and the release it is stated as of are shown with
-# each result, and rank nothing: every page says them in its text already.
-META_WEIGHTS = {"title": 5.0, "apis": 5.0, "level": 0.0, "badge": 0.0, "as_of": 0.0}
+# What each page tells Pagefind besides its text (data-pagefind-meta, searched too), and how
+# much a query's match in each counts for ranking (Pagefind's ranking.metaWeights; the title's
+# 5 is Pagefind's default): a feature whose title or API names the query ranks above pages that
+# only mention it.
+META_WEIGHTS = {"title": 5.0, "apis": 5.0}
 # Pagefind's own user interfaces: Material's box and our worker replace them.
 _UNUSED_BUNDLE_FILES = re.compile(r"pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)")
 # Material's permalink after each heading: not part of the heading's text in results.
@@ -115,23 +114,33 @@ def page_filters(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str]
 
 
 def page_meta(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    """{generated page path: what Pagefind keeps for it besides its title}: a feature's API names
-    (searched, and ranked as its title is), and its badge as its page shows it, with the release
-    it is stated as of (shown with each result, see META_WEIGHTS): its level, or for a feature
-    that only changed (a deprecation, a removal) its latest change."""
+    """{generated page path: what Pagefind keeps for it besides its title}: a feature's API
+    names, searched and ranked as its title is (META_WEIGHTS)."""
+    return {feature_path(f.id): (("apis", ", ".join(f.apis)),) for f in catalog.features.values() if f.apis}
+
+
+def page_facts(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """{generated page path: what each result shows and ranks by, as Pagefind filters (which,
+    unlike its metadata, no query matches)}: a feature's badge as its page shows it (its level,
+    or for a feature that only changed, a deprecation or a removal, its latest change), the
+    release that badge is stated as of, and how many features are parts of it (an umbrella
+    feature ranks above its parts, see releasekb-search.js). No query can name these filters:
+    they are not in FILTERS."""
     strings = interface_strings(lang)
     result: dict[str, tuple[tuple[str, str], ...]] = {}
     for feature in catalog.features.values():
-        meta = [("apis", ", ".join(feature.apis))] if feature.apis else []
+        facts = []
         if feature.level:
-            meta += [("level", feature.level.name[lang]), ("badge", f"level-{feature.level.key}")]
+            facts += [("badge", f"level-{feature.level.key}"), ("badge_text", feature.level.name[lang])]
             if feature.level_stated_in:
-                meta.append(("as_of", feature.level_stated_in.version))
+                facts.append(("as_of", feature.level_stated_in.version))
         elif feature.latest.is_change:
             change = feature.latest
-            meta += [("level", strings[change.label_key]), ("badge", f"change-{change.kind}")]
-            meta.append(("as_of", change.release.version))
-        result[feature_path(feature.id)] = tuple(meta)
+            facts += [("badge", f"change-{change.kind}"), ("badge_text", strings[change.label_key])]
+            facts.append(("as_of", change.release.version))
+        if feature.parts:
+            facts.append(("parts", str(len(feature.parts))))
+        result[feature_path(feature.id)] = tuple(facts)
     return result
 
 
@@ -214,7 +223,8 @@ class PagefindFeed:
         """Ready for a build of this catalog; returns the feed, for Material's plugin."""
         self.material_config = material_config
         self.settings = worker_settings(catalog, self.lang)
-        self.filters = page_filters(catalog, self.lang)
+        facts = page_facts(catalog, self.lang)
+        self.filters = {path: values + facts.get(path, ()) for path, values in page_filters(catalog, self.lang).items()}
         self.meta = page_meta(catalog, self.lang)
         return self
 

@@ -300,10 +300,11 @@ async function elsewhere(text, words, typed, superseded) {
 }
 
 // The pages shown, best first. Pagefind ranks a page higher when its title (or API names, see
-// search.py's META_WEIGHTS) contain the query's words; among the pages shown, a feature whose
-// title or API has every word of the query as a whole word comes first: the one with an API
-// the query names exactly (`rpc`: torch.distributed.rpc), then the one whose title the query
-// covers the most of ("C++ frontend" before "C++ optimizers now match Python's").
+// search.py's META_WEIGHTS) contain the query's words; among the pages shown, the features whose
+// title or API has every word of the query as a whole word come first: the one with an API the
+// query names exactly (`rpc`: torch.distributed.rpc), then features others are parts of ("C++
+// frontend" before its "C++ optimizers now match Python's"), each group by how much of its
+// title the query covers; the other pages follow in Pagefind's order.
 function rank(pages, results, words) {
   const wanted = readerWords(words);
   const ranked = pages.map((page, order) => {
@@ -317,7 +318,8 @@ function rank(pages, results, words) {
     const named = wanted.length === 1 && apiNames.has(normal(wanted[0]));
     const letters = normal(title).replace(/\s+/g, "").length || 1;
     const covered = wanted.filter(inTitle).reduce((sum, word) => sum + normal(word).length, 0) / letters;
-    return { page, score: results[order].score, order, key: matches ? 1 + (named ? 1 : 0) + covered : 0 };
+    const umbrella = Number((page.filters?.parts || [0])[0]) > 0;
+    return { page, score: results[order].score, order, key: matches ? 1 + 2 * named + umbrella + covered : 0 };
   });
   return ranked.sort((a, b) => b.key - a.key || a.order - b.order);
 }
@@ -346,7 +348,7 @@ function group(page, score, terms) {
     score,
     terms,
   };
-  const level = levelBadge(page.meta);
+  const level = levelBadge(page.filters || {});
   if (level) article.tags = [level];
   const ranked = sections
     .map((section) => ({ section, weight: section.locations.length }))
@@ -364,12 +366,14 @@ function group(page, score, terms) {
 }
 
 // "<badge>Stable</badge> as of 1.5", as the feature's page says it, or its latest change
-// ("<badge>Deprecation</badge> as of 1.7"; search.page_meta).
-function levelBadge(meta) {
-  if (!meta.level) return null;
-  const key = (meta.badge || "").replace(/[^a-z0-9_-]/gi, "");
-  const badge = `<span class="rkb-badge rkb-${key}">${escapeHtml(meta.level)}</span>`;
-  const release = meta.as_of ? ` <span class="rkb-search-as-of">${escapeHtml(settings.strings.as_of.replace("{version}", meta.as_of))}</span>` : "";
+// ("<badge>Deprecation</badge> as of 1.7"; search.page_facts).
+function levelBadge(filters) {
+  const [key] = filters.badge || [];
+  const [text] = filters.badge_text || [];
+  if (!key || !text) return null;
+  const badge = `<span class="rkb-badge rkb-${key.replace(/[^a-z0-9_-]/gi, "")}">${escapeHtml(text)}</span>`;
+  const [version] = filters.as_of || [];
+  const release = version ? ` <span class="rkb-search-as-of">${escapeHtml(settings.strings.as_of.replace("{version}", version))}</span>` : "";
   return badge + release;
 }
 
