@@ -129,9 +129,8 @@ class Index {
 //   terms: Pagefind's query words (each must match: Pagefind intersects them);
 //   phrases: runs of Han words that must stand next to each other in the text ("优化 器": the
 //     index has 优化 and 器, and the query 优化器 must not find pages that have them apart);
-//   unsure: words the index has not as a whole word (checked with an exact search), which must
-//     be the start of a word on the pages found (checked in `confirmed`).
-async function plan(index, words, module) {
+//   latin: the other words, checked against the pages found (see `known`).
+async function plan(index, words) {
   const tokens = words.split(/\s+/).filter(Boolean);
   const han = await index.words();
   const single = tokens.length === 1 && [...tokens[0]].length === 1 && HAN.test(tokens[0]);
@@ -163,13 +162,7 @@ async function plan(index, words, module) {
     }
   }
   if (!terms.length) return null;
-  const unsure = [];
-  for (const word of new Set(latin)) {
-    if ((await module.search(`"${word}"`)).results.length) continue; // an indexed word
-    if ([...normal(word)].length < PREFIX_LENGTH) return null;
-    unsure.push(normal(word));
-  }
-  return { terms, phrases, unsure };
+  return { terms, phrases, latin: [...new Set(latin)] };
 }
 
 // A run of Han characters -> the index's words, fewest pieces first; a last piece may be the
@@ -212,17 +205,23 @@ function forms(word) {
   return [normal(lower), ...lower.split(PUNCTUATION).filter(Boolean)];
 }
 
-// Whether every unsure word starts a word on one of the pages found: else Pagefind found them
-// through a shorter indexed word the query word starts with ("xyzzyquux" through "x").
-function confirmed(unsure, pages) {
-  return unsure.every((word) =>
-    pages.some((page) => {
-      const words = page.raw_content.includes("\u200B") ? page.raw_content.split("\u200B") : page.raw_content.split(/\s+/);
-      const seen = page.locations.map((location) => words[location] || "");
-      seen.push(...(page.meta.title || "").split(/\s+/), ...(page.meta.apis || "").split(/[\s,]+/));
-      return seen.some((text) => forms(text).some((form) => form.startsWith(word)));
-    }),
-  );
+// Whether Pagefind found a word of the query as a word of the index: Pagefind matches the
+// words an indexed word starts with, or else the longest indexed word the query's word starts
+// with ("xyzzyquux" through the "x" of x.shape). A word is known when a page found has it, or a
+// word it starts (from PREFIX_LENGTH letters on), where the query matched; else when an exact
+// search finds it (an indexed word in another form: "distributed" is indexed as "distribut").
+async function known(word, pages, module) {
+  const wanted = normal(word);
+  for (const page of pages) {
+    const text = page.raw_content;
+    const words = text.includes("\u200B") ? text.split("\u200B") : text.split(/\s+/);
+    const seen = page.locations.map((location) => words[location] || "");
+    seen.push(...(page.meta.title || "").split(/\s+/), ...(page.meta.apis || "").split(/[\s,]+/));
+    for (const form of seen.flatMap(forms)) {
+      if (form === wanted || (form.startsWith(wanted) && [...wanted].length >= PREFIX_LENGTH)) return true;
+    }
+  }
+  return (await module.search(`"${word}"`)).results.length > 0;
 }
 
 // What one index finds for the reader's words and filters: {results, pages} with the first
@@ -231,7 +230,7 @@ async function find(index, words, typed, shown, superseded) {
   const module = await index.pagefind();
   const resolved = await resolveFilters(module, typed);
   if (resolved.unknown) return { unknown: resolved.unknown };
-  const query = await plan(index, words, module);
+  const query = await plan(index, words);
   if (!query || superseded()) return null;
   const options = { filters: resolved.filters };
   const search = await module.search(query.terms.join(" "), options);
@@ -240,12 +239,11 @@ async function find(index, words, typed, shown, superseded) {
     const together = new Set((await module.search(`"${phrase}"`, options)).results.map((result) => result.id));
     results = results.filter((result) => together.has(result.id));
   }
-  if (superseded()) return null;
-  if (!results.length) return null;
-  // (an unsure word is confirmed on the pages shown, or on the first when none is shown)
-  const loaded = results.slice(0, query.unsure.length ? Math.max(1, shown) : shown);
+  if (superseded() || !results.length) return null;
+  // (the query's words are checked on the pages shown, or on the first when none is shown)
+  const loaded = results.slice(0, query.latin.length ? Math.max(1, shown) : shown);
   const pages = await Promise.all(loaded.map((result) => result.data()));
-  if (!confirmed(query.unsure, pages)) return null;
+  for (const word of query.latin) if (!(await known(word, pages, module))) return null;
   return { results, pages: pages.slice(0, shown), query };
 }
 
