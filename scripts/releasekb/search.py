@@ -9,13 +9,16 @@ queries with the same words (see han_words), so jieba is no longer needed for ou
 
 What readers keep: Material's search box, its results list, keyboard shortcuts and `?h=`
 highlighting. Material lets a site bring its own search worker (its `__config.search`): ours,
-docs/assets/releasekb-search.js, answers Material's messages from Pagefind. Material's search
-plugin stays configured (the header shows the box only when it is), but `PagefindFeed` stands
-in for its index: Material hands it every page after rendering, and writes the small index file
-it returns (the highlighter's settings and ours, no pages) where its box fetches it.
+theme/assets/releasekb-search.js, answers Material's messages from Pagefind, and
+theme/assets/releasekb-search-page.js starts it when the reader first uses the box. Material's
+search plugin stays configured (the header shows the box only when it is), but `PagefindFeed`
+stands in for its index: Material hands it every page after rendering, and writes the small
+index file it returns (the highlighter's settings and ours, no pages) where its box fetches it.
 
 Each language build writes its own bundle (site/pagefind/, site/zh/pagefind/), so a query only
-ever loads its page's language. Filters (level, release, area) come from the catalog.
+ever loads its page's language; a query that finds nothing there asks the other language's
+(worker_settings). Filters (level, release, area), what each result shows (page_facts) and
+what ranks a feature first (its title and API names, page_meta) come from the catalog.
 """
 
 from __future__ import annotations

@@ -60,6 +60,9 @@ self.addEventListener("message", (event) => {
 });
 
 async function answerPending() {
+  // Messages that came together (a paste or a test typing key by key) are answered once: the
+  // loop starts after the messages already sent have arrived.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   while (pending !== null) {
     const text = pending;
     const query = latest;
