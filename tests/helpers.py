@@ -216,6 +216,47 @@ def search_pages(site: Path, prefix: str = "") -> dict[str, dict]:
     return pages
 
 
+# The header search's result count, and Material's text before its search has answered.
+SEARCH_META = ".md-search-result__meta"
+_SEARCH_PLACEHOLDER = (
+    "JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']"
+)
+
+
+def open_search(page) -> None:
+    """Click the header search box and wait until its search has started and answered the empty
+    box (the worker starts on first use): the prompt shows."""
+    box = page.locator(".md-search__input")
+    box.click()
+    box.fill("")
+    box.press("End")
+    page.wait_for_function(
+        f"() => document.querySelector('{SEARCH_META}').textContent.trim() === {_SEARCH_PLACEHOLDER}"
+    )
+
+
+def enter_search(page, query: str, keys: bool = True) -> None:
+    """Ask the header search for `query` and wait for its answer to that query.
+
+    Typed key by key, every prefix is a query of its own (分 finds 分解), and the answer to a
+    prefix may be on screen when the results are read; Chinese characters, inserted without key
+    events, may not even send one. So the box is emptied first (its prompt shows), then the whole
+    query goes in at once and one key press (End, which types nothing) sends it: the worker never
+    sees a prefix, and the result count replacing the prompt can only be the answer to the whole
+    query. With keys=False no key is pressed: the text arrives as a paste does, by an input event
+    alone."""
+    open_search(page)
+    box = page.locator(".md-search__input")
+    box.fill(query)
+    if keys:
+        box.press("End")
+    page.wait_for_function(
+        f"""query => document.querySelector(".md-search__input").value === query &&
+            document.querySelector('{SEARCH_META}').textContent.trim() !== {_SEARCH_PLACEHOLDER}""",
+        arg=query,
+    )
+
+
 def deploy_build_step() -> str:
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy.yml").read_text(encoding="utf-8"))
     (step,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]

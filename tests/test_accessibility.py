@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from helpers import build, copy_project, fixture_data, static_server
+from helpers import build, copy_project, enter_search, fixture_data, static_server
 
 TIMEOUT_MS = 15_000
 AXE_TIMEOUT_MS = 120_000  # one page's whole axe run (the features index is the longest)
@@ -193,6 +193,36 @@ def test_no_wcag_21_aa_violations(axe_results, kind, lang, scheme):
     assert not result["violations"], (
         f"axe {result['version']} on {LANG_PREFIXES[lang]}{PAGE_KINDS[kind]} ({scheme}):\n"
         + describe(result["violations"])
+    )
+
+
+# The header search open on its answer: results with their level badges and highlighted
+# excerpts, the count above them, and the way to the other language's results.
+SEARCH_VIEWS = [("/", "rpc"), ("/", "分布式"), ("/zh/", "rpc"), ("/zh/", "announcement")]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(
+    ("lang", "query"), SEARCH_VIEWS, ids=[f"{query}-{lang.strip('/') or 'en'}" for lang, query in SEARCH_VIEWS]
+)
+def test_no_wcag_21_aa_violations_with_search_open(chromium, base_url, lang, query, scheme):
+    context = new_context(chromium, base_url, color_scheme=scheme)
+    try:
+        page = open_settled(context, base_url + lang, SCHEMES[scheme])
+        enter_search(page, query)
+        expect(page.locator(".md-search-result__item").first).to_be_visible()
+        page.wait_for_function(SETTLED, arg=SCHEMES[scheme])
+        page.add_script_tag(path=str(axe_script()))
+        page.evaluate(START_AXE, AXE_TAGS)
+        page.wait_for_function("window.rkbAxe !== null", polling=100, timeout=AXE_TIMEOUT_MS)
+        result = page.evaluate("window.rkbAxe")
+    finally:
+        context.close()
+    assert "error" not in result, result.get("error")
+    assert "color-contrast" in result["checked"], result["checked"]
+    assert not result["violations"], f"axe {result['version']} on {lang} searching {query!r} ({scheme}):\n" + describe(
+        result["violations"]
     )
 
 

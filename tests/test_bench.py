@@ -84,6 +84,9 @@ def assert_search_reported(report: dict, stderr: str) -> None:
             for lang in SEARCH_QUERIES:
                 assert shape["search_first_results_seconds"][lang] > 0, (shape["shape"], lang)
                 assert shape["search_first_query_kb"][lang] > 0, (shape["shape"], lang)
+                # a reader who never searches downloads none of the search's code or index
+                idle = shape["search_idle_counted"][lang]
+                assert not [path for path in idle if "/pagefind/" in path or "releasekb-search" in path], idle
                 counted = shape["search_counted"][lang]
                 # Search data, not the page: neither the page itself nor its stylesheets. And only
                 # the page's language: a reader of one language never downloads the other's.
@@ -203,6 +206,7 @@ def test_the_table_shows_ours_against_the_baseline_and_empty_search_columns_with
         result.build_vs_plain, result.serve_start_seconds, result.edit_to_page_seconds = 0.5, 4.0, 1.25
         result.search_first_results_seconds = dict.fromkeys(SEARCH_QUERIES, seconds)
         result.search_first_query_kb = dict.fromkeys(SEARCH_QUERIES, seconds and 250.0)
+        result.search_idle_kb = dict.fromkeys(SEARCH_QUERIES, seconds and 2.0)
     unmeasured.search_unmeasured = "Chromium not found at /nowhere"
     lines = table([measured, unmeasured], ratios([measured, unmeasured])).splitlines()
     at = next(number for number, line in enumerate(lines) if "build/baseline" in line)
@@ -211,8 +215,21 @@ def test_the_table_shows_ours_against_the_baseline_and_empty_search_columns_with
         "shape build baseline build/baseline pages/s rebuild rebuild pages/s peak MB serve start edit→page".split()
     )
     assert header[: len(expected_header)] == expected_header
-    assert header[len(expected_header) :] == ["search", "en", "en", "KB", "search", "zh", "zh", "KB"]
-    assert measured_row.split()[-8:] == ["0.50", "s", "250", "KB", "0.50", "s", "250", "KB"]
+    assert header[len(expected_header) :] == [
+        "search",
+        "en",
+        "en",
+        "KB",
+        "en",
+        "idle",
+        "search",
+        "zh",
+        "zh",
+        "KB",
+        "zh",
+        "idle",
+    ]
+    assert measured_row.split()[-12:] == ["0.50", "s", "250", "KB", "2", "KB", "0.50", "s", "250", "KB", "2", "KB"]
     assert unmeasured_row.split()[1:4] == ["3.00", "s", "6.00"] and "KB" not in unmeasured_row
     assert measured_row.split()[6:10] == ["100", "2.00", "s", "150"]  # pages/s, rebuild, rebuild pages/s
     assert "search: not measured: Chromium not found at /nowhere" in lines
@@ -274,3 +291,6 @@ def test_search_cost_counts_the_search_data_and_not_the_page(chromium, fake_sear
     assert cost.paths == ["/fragment.bin", "/index.bin", "/worker.js"]
     assert cost.body_bytes == 700 + 5000 + len(FAKE_WORKER.encode())
     assert cost.seconds > 0
+    # a page view without a search: this search loads its worker and index all the same
+    assert cost.idle_paths == ["/index.bin", "/worker.js"]
+    assert cost.idle_bytes == 5000 + len(FAKE_WORKER.encode())

@@ -28,6 +28,7 @@ from helpers import (
     build,
     chromium_unavailable_reason,
     copy_project,
+    enter_search,
     fetch,
     fixture_data,
     serve,
@@ -194,29 +195,6 @@ def test_language_switcher_leads_to_the_same_page_in_chinese_and_back(tab):
 # --------------------------------------------------------------------------- 2. search
 
 
-def enter_search(page, query: str) -> None:
-    """Ask the header search for `query` and wait for its answer to that query.
-
-    Typed key by key, every prefix is a query of its own (分 finds 分解), and the answer to a
-    prefix may be on screen when the results are read; Chinese characters, inserted without key
-    events, may not even send one. So the whole query goes in at once and one key press (End,
-    which types nothing) sends it: the worker never sees a prefix, and the result count replacing
-    the "type to start searching" text can only be the answer to the whole query."""
-    box = page.locator(".md-search__input")
-    box.click()
-    meta = page.locator(".md-search-result__meta")
-    expect(meta).not_to_have_text("")
-    placeholder = meta.text_content()
-    box.fill(query)
-    box.press("End")
-    page.wait_for_function(
-        """([query, placeholder]) =>
-            document.querySelector(".md-search__input").value === query &&
-            document.querySelector(".md-search-result__meta").textContent !== placeholder""",
-        arg=[query, placeholder],
-    )
-
-
 def result_links(page) -> list[str]:
     """The page link of every result shown (the first link of each result)."""
     return page.locator(".md-search-result__list .md-search-result__item > a:first-child").evaluate_all(
@@ -367,10 +345,13 @@ def test_search_prompt_names_the_filters(tab, lang):
 
 
 @pytest.mark.parametrize("key", ["/", "s"])
-def test_search_shortcut_keys_open_the_search_box(tab, key):
+def test_search_shortcut_keys_open_the_search_box_and_start_the_search(tab, key):
     tab.open("/releases/1.7/")
+    tab.page.wait_for_load_state("networkidle")
     tab.page.locator("article").click()  # the page has the focus, not a form field
-    tab.page.keyboard.press(key)
+    # the search's code loads now, on first use, not with the page
+    with tab.page.expect_request(lambda request: request.url.endswith("/pagefind/pagefind.js")):
+        tab.page.keyboard.press(key)
     expect(tab.page.locator(".md-search__input")).to_be_focused()
 
 
@@ -427,6 +408,148 @@ def test_missing_page_header_search_answers_in_the_language_of_the_address(tab, 
     paths = search(tab.page, "分布式" if lang else "distributed")
     assert paths and all(path.startswith("/zh/") == bool(lang) for path in paths), paths
     assert all(path.startswith(f"{lang}/pagefind/") for path in search_data), search_data
+
+
+# What a search that finds nothing shows: the count says so, and no result is listed.
+NOTHING = {"": "No matching documents", "/zh": "没有找到符合条件的结果"}
+
+
+def search_count(page) -> str:
+    return page.locator(".md-search-result__meta").text_content().strip()
+
+
+# A word the index does not have finds nothing: neither through a shorter indexed word it
+# starts with (Pagefind matched "xyzzyquux" through the "x" of x.shape, "rpcxyzzy" through
+# "rpc"), nor, in Chinese, through single characters (量化, which no page has, found pages with
+# 初始化, 大批量 and 脚本化).
+UNKNOWN_WORDS = [("", "rpcxyzzy"), ("", "xyzzyquux"), ("/zh", "xyzzyquux"), ("/zh", "rpcxyzzy"), ("/zh", "量化")]
+
+
+@pytest.mark.parametrize(("lang", "query"), UNKNOWN_WORDS, ids=[f"{q}-{lang or 'en'}" for lang, q in UNKNOWN_WORDS])
+def test_search_of_a_word_the_index_does_not_have_finds_nothing(tab, lang, query):
+    tab.open(f"{lang}/")
+    assert search(tab.page, query) == []
+    assert search_count(tab.page) == NOTHING[lang]
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "expected"),
+    [("", "distrib", "/features/distributed-package/"), ("/zh", "分布", "/zh/features/distributed-data-parallel/")],
+    ids=["en", "zh"],
+)
+def test_search_of_the_start_of_an_indexed_word_finds_its_pages(tab, lang, query, expected):
+    """While the reader types: the start of a word (three letters, or two Han characters) finds
+    the word's pages; a Chinese word of the index is never split into characters."""
+    tab.open(f"{lang}/")
+    assert expected in search(tab.page, query)
+    assert search(tab.page, "di") == []  # two letters: the start of too many words
+
+
+# A query in the other language: nothing here, a way to that language's results.
+ELSEWHERE = [("", "分布式", "/zh/", "中文"), ("/zh", "announcement", "/", "English")]
+
+
+@pytest.mark.parametrize(("lang", "query", "there", "name"), ELSEWHERE, ids=["en", "zh"])
+def test_search_that_finds_nothing_here_offers_the_other_languages_results(tab, lang, query, there, name):
+    page = tab.page
+    tab.open(f"{lang}/releases/1.7/")
+    enter_search(page, query)
+    assert search_count(page) == NOTHING[lang]  # nothing in this language
+    offer = page.locator(".md-search-result__item")
+    expect(offer).to_have_count(1)
+    title = offer.locator("h1").text_content()
+    assert name in title and re.search(r"\d+", title), title
+    count = int(re.search(r"\d+", title)[0])
+    link = urlsplit(offer.locator("a").first.get_attribute("href"))
+    assert link.path == there and parse_qs(link.query)["q"] == [query]
+    offer.locator("a").first.click()
+    # that language's page opens with its search box showing the query's results
+    page.wait_for_url(re.compile(re.escape(tab.base + there) + r"\?"))
+    expect(page.locator(".md-search__input")).to_have_value(query)
+    results = page.locator(".md-search-result__list .md-search-result__item > a:first-child")
+    expect(results.first).to_be_visible()
+    paths = [urlsplit(href).path for href in result_links(page)]
+    assert paths and all(path.startswith("/zh/") == (there == "/zh/") for path in paths), paths
+    expect(page.locator(".md-search-result__meta")).to_have_text(re.compile(rf"\b{count}\b"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "expected"),
+    [("", "rpc", "/features/rpc-api/"), ("/zh", "分布式", "/zh/features/distributed-data-parallel/")],
+    ids=["en", "zh"],
+)
+def test_search_of_text_entered_without_key_presses(tab, lang, query, expected):
+    """A paste, an input method's commit or autofill change the box without a key event."""
+    tab.open(f"{lang}/")
+    enter_search(tab.page, query, keys=False)
+    assert expected in [urlsplit(href).path for href in result_links(tab.page)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_ranks_features_named_by_the_query_above_pages_that_mention_it(tab, lang):
+    tab.open(f"{lang}/")
+    assert f"{lang}/features/distributed-rpc/" in search(tab.page, "rpc")[:3]  # its API: torch.distributed.rpc
+    paths = search(tab.page, "C++")
+    frontend, optimizers = f"{lang}/features/cpp-frontend/", f"{lang}/features/cpp-optimizer-parity/"
+    assert paths[0] == frontend and paths.index(frontend) < paths.index(optimizers), paths
+    # a feature whose title or API has the query ranks above the pages that only mention it
+    features = [path.startswith(f"{lang}/features/") for path in search(tab.page, "async_execution")]
+    assert features[:2] == [True, True], features
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_results_show_each_features_level_and_release(tab, real_catalog, lang):
+    page = tab.page
+    tab.open(f"{lang}/")
+    enter_search(page, "rpc")
+    strings = interface_strings("zh" if lang else "en")
+    shown = page.locator(".md-search-result__item").evaluate_all(
+        """items => items.map(item => ({
+            href: item.querySelector("a").href,
+            badge: item.querySelector(".rkb-search-facts .rkb-badge")?.textContent,
+            badgeClass: item.querySelector(".rkb-search-facts .rkb-badge")?.className,
+            facts: item.querySelector(".rkb-search-facts")?.textContent,
+            landmarks: item.querySelectorAll("nav").length,
+        }))"""
+    )
+    features = [item for item in shown if "/features/" in urlsplit(item["href"]).path and "?q=" not in item["href"]]
+    assert len(features) >= 5, shown
+    for item in features:
+        feature = real_catalog.features[feature_id_of(urlsplit(item["href"]).path)]
+        lang_key = "zh" if lang else "en"
+        assert item["badge"] == feature.level.name[lang_key], item
+        assert f"rkb-level-{feature.level.key}" in item["badgeClass"], item
+        assert strings["as_of"].format(version=feature.level_stated_in.version) in item["facts"], item
+        assert item["landmarks"] == 0  # a line of text, not a navigation landmark per result
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_highlights_api_names_in_excerpts(tab, lang):
+    """The Chinese index cuts torch.fft into torch . fft: searched as one word, no text matched
+    and the excerpts had no highlight."""
+    page = tab.page
+    tab.open(f"{lang}/")
+    enter_search(page, "torch.fft")
+    result = page.locator(".md-search-result__item", has=page.locator(f"a[href*='{lang}/features/torch-fft/']"))
+    expect(result.locator("mark").first).to_be_visible()
+    marked = result.locator("mark").all_text_contents()
+    assert any("fft" in text.lower() for text in marked), marked
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_code_loads_only_when_the_search_box_is_first_used(tab, lang):
+    """A reader who never searches downloads none of Pagefind's code and index, nor the worker;
+    focusing the box starts them, and typing then finds results."""
+    page = tab.page
+    requested = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    tab.open(f"{lang}/releases/1.7/")
+    page.wait_for_load_state("networkidle")
+    assert not [path for path in requested if "/pagefind/" in path or path.endswith("/releasekb-search.js")], requested
+    with page.expect_request(lambda request: request.url.endswith(f"{lang}/pagefind/pagefind.js")):
+        page.locator(".md-search__input").focus()
+    assert search(page, "rpc")
+    assert all(path.startswith(f"{lang}/pagefind/") for path in requested if "/pagefind/" in path)
 
 
 # --------------------------------------------------------------------------- 3. anchors

@@ -14,7 +14,7 @@ import pytest
 
 from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
 from releasekb import search
-from releasekb.search import SearchDocument, index, page_filters, search_hint
+from releasekb.search import SearchDocument, index, page_facts, page_filters, page_meta, search_hint, worker_settings
 
 
 def document(url: str, words: str, filters=()) -> SearchDocument:
@@ -62,10 +62,17 @@ def test_han_words_are_the_indexes_own_words(tmp_path):
     assert json.loads((tmp_path / "english" / search.HAN_WORDS_FILE).read_text(encoding="utf-8")) == []
 
 
-def test_filter_values_in_a_page_are_escaped(tmp_path):
-    text = SearchDocument("a/", "A <b>", "<p>x</p>", (("area", 'one, "two"'),)).html("en")
-    assert 'data-pagefind-filter="area:one\\, &quot;two&quot;"' in text
-    assert "<title>A &lt;b&gt;</title>" in text
+def test_filter_and_meta_values_reach_the_index_as_they_are(tmp_path):
+    """Markup is escaped; a comma is kept as it is (Pagefind 1.5 would keep a backslash before
+    it too: titles and filter values read "a\\, b")."""
+    page = SearchDocument("a/", "A <b>, c", "<p>x</p>", (("area", 'one, "two"'),), (("apis", "a.b, c.d"),))
+    text = page.html("en")
+    assert 'data-pagefind-filter="area:one, &quot;two&quot;"' in text
+    assert "<title>A &lt;b&gt;, c</title>" in text
+    index([page], "en", tmp_path / "pagefind")
+    (fragment,) = fragments(tmp_path / "pagefind")
+    assert fragment["filters"] == {"area": ['one, "two"']}
+    assert fragment["meta"] == {"title": "A <b>, c", "apis": "a.b, c.d"}
 
 
 def test_material_search_exclusions_become_pagefinds():
@@ -83,6 +90,43 @@ def test_filters_give_keys_and_names_for_release_and_feature_pages(real_catalog,
     assert ("level", fft.level.name[lang]) in filters["features/torch-fft.md"]
     assert filters["releases/1.7.md"] == (("release", "1.7"),)
     assert len(filters) == len(real_catalog.features) + len(real_catalog.releases)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_features_badge_release_and_apis_go_with_its_page(real_catalog, lang):
+    """What each result shows besides its text (its level, or its latest change, and the release
+    it is stated as of) and ranks by (its parts), as filters no query names; and the API names
+    its title ranks with, as searched metadata."""
+    facts = {path: dict(values) for path, values in page_facts(real_catalog, lang).items()}
+    fft = real_catalog.features["torch-fft"]
+    assert facts["features/torch-fft.md"] == {
+        "badge": f"level-{fft.level.key}",
+        "badge_text": fft.level.name[lang],
+        "as_of": fft.level_stated_in.version,
+    }
+    deprecated = facts["features/torch-fft-function.md"]  # a deprecation, no level
+    assert deprecated["badge"] == "change-deprecation" and deprecated["as_of"] == "1.7"
+    assert facts["features/distributed-rpc.md"]["parts"] == str(len(real_catalog.features["distributed-rpc"].parts))
+    assert all({"badge", "badge_text", "as_of"} <= set(values) for values in facts.values())
+    assert set(facts) == {f"features/{feature_id}.md" for feature_id in real_catalog.features}
+    assert not set(facts["features/distributed-rpc.md"]) & set(search.FILTERS)  # a query cannot name them
+    meta = dict(page_meta(real_catalog, lang)["features/torch-fft.md"])
+    assert meta == {"apis": ", ".join(fft.apis)} and set(search.META_WEIGHTS) == {"title", "apis"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "other", "bundle", "home"),
+    [("en", "zh", "../zh/pagefind/", "zh/"), ("zh", "en", "../../pagefind/", "../")],
+)
+def test_the_worker_finds_the_other_languages_index_and_home(real_catalog, lang, other, bundle, home):
+    """From each language's worker (<language>/assets/), the other language's bundle; from its
+    site's base, the other language's home, whose search box opens with ?q=."""
+    settings = worker_settings(real_catalog, lang)
+    assert settings["bundle"] == "../pagefind/"
+    (offer,) = settings["other"]
+    assert (offer["lang"], offer["bundle"], offer["home"]) == (other, bundle, home)
+    assert settings["segmented"] == (lang == "zh") and offer["segmented"] == (other == "zh")
+    assert offer["name"] == {"en": "English", "zh": "中文"}[other]
 
 
 def test_search_prompt_shows_filters_a_reader_can_type(real_catalog):
@@ -151,13 +195,18 @@ def test_the_same_pages_give_the_same_index_byte_for_byte(tmp_path):
     assert trees[0] == trees[1] == trees[2]
 
 
-def indexed_texts(bundle: Path) -> list[str]:
-    """The text of every page in a bundle, as Pagefind keeps it in the page's fragment."""
-    texts = []
+def fragments(bundle: Path) -> list[dict]:
+    """Every page of a bundle as Pagefind keeps it in its fragment (text, title, filters)."""
+    pages = []
     for fragment in bundle.glob("fragment/*.pf_fragment"):
         text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
-        texts.append(json.loads(text[text.index("{") :])["content"])
-    return sorted(texts)
+        pages.append(json.loads(text[text.index("{") :]))
+    return pages
+
+
+def indexed_texts(bundle: Path) -> list[str]:
+    """The text of every page in a bundle, as Pagefind keeps it in the page's fragment."""
+    return sorted(page["content"] for page in fragments(bundle))
 
 
 def kept_files(project: Path) -> dict[str, int]:

@@ -498,6 +498,10 @@ class SearchCost:
     seconds: float  # from the first keystroke until the first result shows
     body_bytes: int  # the search data transferred until then (SEARCH_DATA_COUNTED)
     paths: list[str]  # the responses counted
+    # The search data of a page view without a search (a reader who never searches), counted
+    # the same way, over as long as the searching reader's page was open.
+    idle_bytes: int = 0
+    idle_paths: list[str] = field(default_factory=list)
 
 
 def _path(transfer: Transfer) -> str:
@@ -524,6 +528,23 @@ def paths_without_search(browser, url: str, transfers: list[Transfer], open_for:
     finally:
         context.close()
     return {_path(transfer) for transfer in transfers if start <= transfer.received <= end}
+
+
+def _open_without_searching(browser, url: str, open_for: float) -> tuple[float, float]:
+    """Open `url` in a fresh browser with its search box, and leave it alone for at least
+    `open_for` seconds and until its network is idle; returns the time.monotonic() of opening
+    and of leaving."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(SEARCH_TIMEOUT * 1000)
+    try:
+        page = context.new_page()
+        start = time.monotonic()
+        page.goto(url)
+        page.wait_for_timeout(max(0.0, open_for - (time.monotonic() - start)) * 1000)
+        page.wait_for_load_state("networkidle")
+        return start, time.monotonic()
+    finally:
+        context.close()
 
 
 def _first_results(browser, url: str, query: str) -> tuple[float, float, float]:
@@ -561,12 +582,20 @@ def measure_search(browser, base_url: str, transfers: list[Transfer], page_path:
     try:
         opened, typed, shown = _first_results(browser, url, query)
         page_own = paths_without_search(browser, url, transfers, open_for=shown - opened)
+        idle_from, idle_to = _open_without_searching(browser, url, open_for=shown - opened)
     except PlaywrightError as error:
         raise RuntimeError(f"search for {query!r} on {url}: {str(error).splitlines()[0]}") from None
     counted = [t for t in transfers if opened <= t.received <= shown and _path(t) not in page_own]
     if not counted:
         raise RuntimeError(f"search for {query!r} on {url} showed results, but no search data was counted")
-    return SearchCost(shown - typed, sum(t.body_bytes for t in counted), sorted({t.path for t in counted}))
+    idle = [t for t in transfers if idle_from <= t.received <= idle_to and _path(t) not in page_own]
+    return SearchCost(
+        shown - typed,
+        sum(t.body_bytes for t in counted),
+        sorted({t.path for t in counted}),
+        sum(t.body_bytes for t in idle),
+        sorted({t.path for t in idle}),
+    )
 
 
 def browser_unavailable_reason() -> str | None:
@@ -737,6 +766,9 @@ class ShapeResult:
     search_first_results_seconds: dict[str, float | None] = field(default_factory=dict)
     search_first_query_kb: dict[str, float | None] = field(default_factory=dict)
     search_counted: dict[str, list[str]] = field(default_factory=dict)  # the responses counted
+    # ... and the search data of a page view without a search (SearchCost.idle_bytes)
+    search_idle_kb: dict[str, float | None] = field(default_factory=dict)
+    search_idle_counted: dict[str, list[str]] = field(default_factory=dict)
     search_unmeasured: str | None = None  # why the search columns are empty
 
 
@@ -784,6 +816,7 @@ def measure_reader_search(result: ShapeResult, site: Path, unavailable: str | No
     the columns stay None)."""
     result.search_first_results_seconds = dict.fromkeys(SEARCH_QUERIES)
     result.search_first_query_kb = dict.fromkeys(SEARCH_QUERIES)
+    result.search_idle_kb = dict.fromkeys(SEARCH_QUERIES)
     result.search_unmeasured = unavailable
     if unavailable:
         return
@@ -795,8 +828,11 @@ def measure_reader_search(result: ShapeResult, site: Path, unavailable: str | No
             result.search_first_results_seconds[lang] = cost.seconds
             result.search_first_query_kb[lang] = cost.body_bytes / 1024
             result.search_counted[lang] = cost.paths
+            result.search_idle_kb[lang] = cost.idle_bytes / 1024
+            result.search_idle_counted[lang] = cost.idle_paths
             log(
                 f"{result.shape}: search {lang}: first results in {cost.seconds:.2f} s, {cost.body_bytes / 1024:.0f} KB"
+                f" ({cost.idle_bytes / 1024:.0f} KB for a page view without a search)"
             )
 
 
@@ -917,6 +953,7 @@ def table(results: list[ShapeResult], growth: dict) -> str:
             for column in (
                 (f"search {lang}", lambda r, lang=lang: _seconds(r.search_first_results_seconds.get(lang))),
                 (f"{lang} KB", lambda r, lang=lang: _kb(r.search_first_query_kb.get(lang))),
+                (f"{lang} idle", lambda r, lang=lang: _kb(r.search_idle_kb.get(lang))),
             )
         ),
     )
@@ -931,7 +968,8 @@ def table(results: list[ShapeResult], growth: dict) -> str:
     lines.append(
         f"search: not measured: {'; '.join(sorted(unmeasured))}"
         if unmeasured
-        else f"search: first keystroke to first result in Chromium, and the search data it transferred ({queries})"
+        else f"search: first keystroke to first result in Chromium, and the search data it transferred ({queries}); "
+        "idle: the search data of a page view without a search"
     )
     base = growth["base_shape"]
     for key, label in (("double_releases_build", "2x releases"), ("double_entries_per_release_build", "2x entries")):

@@ -9,13 +9,16 @@ queries with the same words (see han_words), so jieba is no longer needed for ou
 
 What readers keep: Material's search box, its results list, keyboard shortcuts and `?h=`
 highlighting. Material lets a site bring its own search worker (its `__config.search`): ours,
-docs/assets/releasekb-search.js, answers Material's messages from Pagefind. Material's search
-plugin stays configured (the header shows the box only when it is), but `PagefindFeed` stands
-in for its index: Material hands it every page after rendering, and writes the small index file
-it returns (the highlighter's settings and ours, no pages) where its box fetches it.
+theme/assets/releasekb-search.js, answers Material's messages from Pagefind, and
+theme/assets/releasekb-search-page.js starts it when the reader first uses the box. Material's
+search plugin stays configured (the header shows the box only when it is), but `PagefindFeed`
+stands in for its index: Material hands it every page after rendering, and writes the small
+index file it returns (the highlighter's settings and ours, no pages) where its box fetches it.
 
 Each language build writes its own bundle (site/pagefind/, site/zh/pagefind/), so a query only
-ever loads its page's language. Filters (level, release, area) come from the catalog.
+ever loads its page's language; a query that finds nothing there asks the other language's
+(worker_settings). Filters (level, release, area), what each result shows (page_facts) and
+what ranks a feature first (its title and API names, page_meta) come from the catalog.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from pathlib import Path
 from releasekb import afterwards, leftovers
 from releasekb.catalog import Catalog
 from releasekb.cjk import HAN, is_all_han
-from releasekb.i18n import interface_strings
+from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
 from releasekb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
@@ -48,9 +51,17 @@ RESULTS_SHOWN = 10
 # The Han words of a language's index, for the worker to split Chinese queries the way the index
 # was split (see han_words): beside the bundle's own files.
 HAN_WORDS_FILE = "releasekb-han-words.json"
+# Languages whose index Pagefind's extended binary splits into words (its segmenter joins them
+# with zero-width spaces): API names are cut at their dots there ("torch", ".", "fft"), so the
+# worker searches "torch.fft" as its parts, and Han words as the index has them (han_words).
+SEGMENTED_LANGUAGES = frozenset({"zh", "ja", "ko"})
+# What each page tells Pagefind besides its text (data-pagefind-meta, searched too), and how
+# much a query's match in each counts for ranking (Pagefind's ranking.metaWeights; the title's
+# 5 is Pagefind's default): a feature whose title or API names the query ranks above pages that
+# only mention it.
+META_WEIGHTS = {"title": 5.0, "apis": 5.0}
 # Pagefind's own user interfaces: Material's box and our worker replace them.
 _UNUSED_BUNDLE_FILES = re.compile(r"pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)")
-_ESCAPED_COMMA = "\\,"
 # Material's permalink after each heading: not part of the heading's text in results.
 _HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
 # Material's mark for parts of a page its search leaves out, as Pagefind spells it.
@@ -65,19 +76,28 @@ class SearchDocument:
     title: str
     content_html: str
     filters: tuple[tuple[str, str], ...] = ()
+    meta: tuple[tuple[str, str], ...] = ()  # besides the title (META_WEIGHTS)
 
     def html(self, lang: str) -> str:
-        # Pagefind reads "name:value" and splits several at commas: a comma in a value is escaped.
         filters = "".join(
-            f'<span data-pagefind-filter="{name}:{html.escape(value.replace(",", _ESCAPED_COMMA))}"></span>'
-            for name, value in self.filters
+            f'<span data-pagefind-filter="{_attribute(name, value)}"></span>' for name, value in self.filters
+        )
+        meta = "".join(
+            f'<span data-pagefind-meta="{_attribute(name, value)}"></span>'
+            for name, value in (("title", self.title), *self.meta)
         )
         return (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(self.title)}</title>'
-            f'</head><body><main data-pagefind-body><span data-pagefind-meta="title:{html.escape(self.title)}"></span>'
+            f"</head><body><main data-pagefind-body>{meta}"
             f"{_EXCLUDED.sub(' data-pagefind-ignore', _HEADERLINK.sub('', self.content_html))}{filters}"
             "</main></body></html>"
         )
+
+
+def _attribute(name: str, value: str) -> str:
+    """A data-pagefind-filter or -meta value, "name:value". Pagefind (1.5) keeps a comma in the
+    value as it is, and a backslash before one too: nothing is escaped but for HTML."""
+    return f"{name}:{html.escape(value)}"
 
 
 def page_filters(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -96,14 +116,62 @@ def page_filters(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str]
     return result
 
 
+def page_meta(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """{generated page path: what Pagefind keeps for it besides its title}: a feature's API
+    names, searched and ranked as its title is (META_WEIGHTS)."""
+    return {feature_path(f.id): (("apis", ", ".join(f.apis)),) for f in catalog.features.values() if f.apis}
+
+
+def page_facts(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """{generated page path: what each result shows and ranks by, as Pagefind filters (which,
+    unlike its metadata, no query matches)}: a feature's badge as its page shows it (its level,
+    or for a feature that only changed, a deprecation or a removal, its latest change), the
+    release that badge is stated as of, and how many features are parts of it (an umbrella
+    feature ranks above its parts, see releasekb-search.js). No query can name these filters:
+    they are not in FILTERS."""
+    strings = interface_strings(lang)
+    result: dict[str, tuple[tuple[str, str], ...]] = {}
+    for feature in catalog.features.values():
+        facts = []
+        if feature.level:
+            facts += [("badge", f"level-{feature.level.key}"), ("badge_text", feature.level.name[lang])]
+            if feature.level_stated_in:
+                facts.append(("as_of", feature.level_stated_in.version))
+        elif feature.latest.is_change:
+            change = feature.latest
+            facts += [("badge", f"change-{change.kind}"), ("badge_text", strings[change.label_key])]
+            facts.append(("as_of", change.release.version))
+        if feature.parts:
+            facts.append(("parts", str(len(feature.parts))))
+        result[feature_path(feature.id)] = tuple(facts)
+    return result
+
+
 def worker_settings(catalog: Catalog, lang: str) -> dict:
     """What the search worker needs besides the index: where the bundle is (relative to the
-    worker), the filters' names, and the strings it shows."""
+    worker), the filters' names, the ranking, the other language's bundle (a query that finds
+    nothing here offers its results there), and the strings it shows."""
     strings = interface_strings(lang)
+    worker_dir = posixpath.dirname(url_prefix(lang) + SEARCH_WORKER)
+    others = [other for other in LANGUAGES if other != lang]
     return {
         "lang": lang,
-        "bundle": posixpath.relpath(SEARCH_BUNDLE, posixpath.dirname(SEARCH_WORKER)) + "/",
+        "bundle": posixpath.relpath(url_prefix(lang) + SEARCH_BUNDLE, worker_dir) + "/",
         "han_words": HAN_WORDS_FILE,
+        "segmented": lang in SEGMENTED_LANGUAGES,
+        "meta_weights": META_WEIGHTS,
+        "other": [
+            {
+                "lang": other,
+                "name": interface_strings(other)["language_name"],
+                "bundle": posixpath.relpath(url_prefix(other) + SEARCH_BUNDLE, worker_dir) + "/",
+                "segmented": other in SEGMENTED_LANGUAGES,
+                # the other language's home, from this language's (Material's base): Material
+                # opens its search box for the ?q= of any page
+                "home": posixpath.relpath(url_prefix(other) or ".", url_prefix(lang) or ".") + "/",
+            }
+            for other in others
+        ],
         "filters": {name: sorted({name, strings[key].lower()}) for name, key in FILTERS.items()},
         "shown": RESULTS_SHOWN,
         "more_url": page_url(FEATURES_INDEX),
@@ -120,7 +188,8 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
 
 
 _WORKER_STRINGS = ("search_more_title", "search_more_text", "search_unknown_filter", "search_filters_only_title")
-_WORKER_STRINGS += ("search_filters_only_text",)
+_WORKER_STRINGS += ("search_filters_only_text", "search_other_language_one", "search_other_language")
+_WORKER_STRINGS += ("search_other_language_text", "as_of")
 
 
 def search_hint(catalog: Catalog, lang: str) -> str:
@@ -150,13 +219,16 @@ class PagefindFeed:
         self.material_config: dict = {}
         self.settings: dict = {}
         self.filters: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.meta: dict[str, tuple[tuple[str, str], ...]] = {}
         self.documents: dict[str, SearchDocument] = {}  # by source file
 
     def prepare(self, catalog: Catalog, material_config: dict) -> PagefindFeed:
         """Ready for a build of this catalog; returns the feed, for Material's plugin."""
         self.material_config = material_config
         self.settings = worker_settings(catalog, self.lang)
-        self.filters = page_filters(catalog, self.lang)
+        facts = page_facts(catalog, self.lang)
+        self.filters = {path: values + facts.get(path, ()) for path, values in page_filters(catalog, self.lang).items()}
+        self.meta = page_meta(catalog, self.lang)
         return self
 
     def keep_only(self, sources: set[str]) -> None:
@@ -172,7 +244,8 @@ class PagefindFeed:
             return
         title = html.unescape(re.sub(r"<[^>]+>", "", page.title or ""))
         filters = self.filters.get(page.file.src_uri, ())
-        self.documents[page.file.src_uri] = SearchDocument(page.url, title, page.content, filters)
+        meta = self.meta.get(page.file.src_uri, ())
+        self.documents[page.file.src_uri] = SearchDocument(page.url, title, page.content, filters, meta)
 
     def generate_search_index(self, previous=None) -> str:
         """The file Material's search box fetches before it starts its worker."""

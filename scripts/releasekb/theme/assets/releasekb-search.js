@@ -1,11 +1,19 @@
 // The search behind Material's search box, answered from this language's Pagefind index.
 //
 // Material runs its search in a web worker and lets a site bring its own (its __config.search,
-// set in docs/overrides/main.html): the page sends SETUP with the file search/search_index.json
+// set in the theme's main.html): the page sends SETUP with the file search/search_index.json
 // (for us: Material's highlighter settings and ours under `releasekb`, no pages, see
 // releasekb/search.py), waits for READY, then sends each QUERY and renders each RESULT with its
-// own markup. This worker loads Pagefind's code and the index's table of contents when the page
-// opens (SETUP), and each query then downloads only the index fragments it needs.
+// own markup. The page starts this worker only when the reader first uses the search box
+// (releasekb-search-page.js): it then loads Pagefind's code and the index's table of contents,
+// and each query downloads only the index fragments it needs.
+//
+// What a query finds (see `plan`): every word of it must be a word of the index, or the start
+// of one (at least PREFIX_LENGTH characters, or a Han word of two): Pagefind alone would match an
+// unknown word through the longest indexed word it starts with ("xyzzyquux" through "x").
+// Chinese is split into the index's own words; a single Han character only counts where the
+// text has it next to the query's other characters (a phrase search), or when it is the whole
+// query. A query that finds nothing here and finds pages in the other language offers those.
 //
 // Queries can name filters: "rpc level:beta", "级别:测试版 版本:1.5"; the names a reader may use
 // and the filter values come from the index (see search.py's FILTERS).
@@ -16,26 +24,34 @@ const READY = 1;
 const QUERY = 2;
 const RESULT = 3;
 
-let settings = null; // search.worker_settings: language, bundle address, filter names, strings
-let pagefind = null; // a promise of the Pagefind module, made on the first query
-let hanWords = null; // a promise of the index's Han words, made on the first Chinese query
+// A query word the index does not have finds pages only as the start of an indexed word, and
+// only from this many characters on: "dis" finds "distributed", "di" nothing.
+const PREFIX_LENGTH = 3;
+// What Pagefind removes from query words and indexed words alike (dashes, brackets, quotes,
+// dots, commas...), as its own code does; "+" and "#" stay ("C++", "C#").
+const PUNCTUATION = /[\p{Pd}\p{Pe}\p{Pf}\p{Pi}\p{Po}\p{Ps}]/gu;
+const HAN_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+/g; // Han as in releasekb/cjk.py
+const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
+
+let settings = null; // search.worker_settings: language, bundles, filter names, strings
+let here = null; // this language's index
+let others = null; // the other languages' indexes, made when a query finds nothing here
 let latest = 0; // the number of the newest query: answers to older ones are not shown
 // Queries run one at a time, and only the newest waiting one: Material sends one per key press,
 // and "d", "di", "dis" would each search the whole index for nothing while "distributed" waits.
 let pending = null; // the newest query not yet started
 let running = null; // the promise of the loop answering queries, while it runs
-const counts = new BroadcastChannel("releasekb-search-matches"); // to releasekb.js
 
 self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === SETUP) {
     settings = message.data.config.releasekb;
+    here = new Index(settings.bundle, settings.segmented);
     self.postMessage({ type: READY });
-    // Material sends SETUP when the page opens: Pagefind's code and the index's table of
-    // contents (about 140 KB at 80 releases, the same for every page, so cached after the first)
-    // load now, off the page's thread, and the first query waits only for its own pieces.
-    loadPagefind();
-    loadHanWords(); // "[]" where the pages have no Chinese
+    // The page starts this worker when the reader first focuses the search box: Pagefind's
+    // code and the index's table of contents load now, while the reader types.
+    here.pagefind().catch(() => {});
+    here.words().catch(() => {});
   } else if (message.type === QUERY) {
     ++latest;
     pending = message.data;
@@ -44,6 +60,9 @@ self.addEventListener("message", (event) => {
 });
 
 async function answerPending() {
+  // Messages that came together (a paste or a test typing key by key) are answered once: the
+  // loop starts after the messages already sent have arrived.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   while (pending !== null) {
     const text = pending;
     const query = latest;
@@ -56,61 +75,307 @@ async function answerPending() {
       result = { items: [] };
     }
     if (query === latest && result) {
-      self.postMessage({ type: RESULT, data: result });
-      // Material counts the items it gets; releasekb.js corrects its count to every match.
-      // (A channel reaches every page of the site open in the browser: the worker's address
-      // tells which language's search answered.)
-      const matches = result.matches ?? result.items.length;
-      counts.postMessage({ worker: self.location.href, query: text, matches });
+      // Material counts the items it gets; the page (releasekb-search-page.js) shows `matches`,
+      // the number of pages found, for the query in the box.
+      self.postMessage({ type: RESULT, data: { ...result, query: text } });
     }
   }
   running = null;
 }
 
-// Pagefind reads the language from the page's <html lang>; a worker has no page, so Pagefind
-// loads the bundle's one language without splitting queries into words with the browser's
-// segmenter: splitChinese does that, with the index's own words. URLs in results start at the
-// language's root (baseUrl), as Material's locations do.
-function loadPagefind() {
-  if (!pagefind) {
-    const bundle = new URL(settings.bundle, self.location.href);
-    pagefind = import(new URL("pagefind.js", bundle).href).then(async (module) => {
-      await module.options({ basePath: bundle.pathname, baseUrl: "/", excerptLength: 24 });
-      await module.init();
-      return module;
-    });
+// One language's Pagefind bundle and its Han words, loaded when first needed. Pagefind reads
+// the language from the page's <html lang>; a worker has no page, so Pagefind loads the bundle's
+// one language without splitting queries into words with the browser's segmenter: `plan` does
+// that, with the index's own words. Each bundle's own pagefind.js is imported: one module per
+// bundle, each with its own WebAssembly (two bundles must not share one). URLs in results start
+// at the language's root (baseUrl), as Material's locations do.
+class Index {
+  constructor(bundle, segmented) {
+    this.bundle = new URL(bundle, self.location.href);
+    this.segmented = segmented;
+    this.module = null;
+    this.hanWords = null;
   }
-  return pagefind;
-}
 
-const HAN_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+/g; // Han as in releasekb/cjk.py
-
-function loadHanWords() {
-  if (!hanWords) {
-    const url = new URL(settings.bundle + settings.han_words, self.location.href);
-    hanWords = fetch(url, { cache: "no-cache" })
-      .then((response) => (response.ok ? response.json() : []))
-      .then((list) => ({ set: new Set(list), longest: Math.max(1, ...list.map((word) => word.length)) }))
-      .catch(() => ({ set: new Set(), longest: 1 }));
-  }
-  return hanWords;
-}
-
-// "分布式自动求导" -> "分布 式 自动 求导": each run of Han characters split longest word first
-// with the words the index has (search.han_words), single characters where none fits.
-async function splitChinese(words) {
-  if (!words.match(HAN_RUNS)) return words;
-  const { set, longest } = await loadHanWords();
-  return words.replace(HAN_RUNS, (run) => {
-    const parts = [];
-    for (let start = 0; start < run.length; ) {
-      let length = Math.min(longest, run.length - start);
-      while (length > 1 && !set.has(run.substr(start, length))) length--;
-      parts.push(run.substr(start, length));
-      start += length;
+  pagefind() {
+    if (!this.module) {
+      const bundle = this.bundle;
+      this.module = import(new URL("pagefind.js", bundle).href).then(async (module) => {
+        const ranking = { metaWeights: settings.meta_weights };
+        await module.options({ basePath: bundle.pathname, baseUrl: "/", excerptLength: 24, ranking });
+        await module.init();
+        return module;
+      });
+      this.module.catch(() => (this.module = null)); // a later query tries again
     }
-    return " " + parts.join(" ") + " ";
-  }).trim();
+    return this.module;
+  }
+
+  // The index's Han words (search.han_words: two characters or more), and every start of one.
+  words() {
+    if (!this.hanWords) {
+      const url = new URL(settings.han_words, this.bundle);
+      this.hanWords = fetch(url, { cache: "no-cache" })
+        .then((response) => (response.ok ? response.json() : []))
+        .catch(() => [])
+        .then((list) => {
+          const starts = new Set();
+          for (const word of list) for (let end = 2; end < word.length; end++) starts.add(word.slice(0, end));
+          return { set: new Set(list), starts, longest: Math.max(1, ...list.map((word) => word.length)) };
+        });
+    }
+    return this.hanWords;
+  }
+}
+
+// The reader's words -> what Pagefind is asked, or null when a word can find nothing:
+//   terms: Pagefind's query words (each must match: Pagefind intersects them);
+//   phrases: runs of Han words that must stand next to each other in the text ("优化 器": the
+//     index has 优化 and 器, and the query 优化器 must not find pages that have them apart);
+//   latin: the other words, checked against the pages found (see `known`).
+async function plan(index, words) {
+  const tokens = words.split(/\s+/).filter(Boolean);
+  const han = await index.words();
+  const single = tokens.length === 1 && [...tokens[0]].length === 1 && HAN.test(tokens[0]);
+  const terms = [];
+  const phrases = [];
+  const latin = [];
+  for (const token of tokens) {
+    for (const part of token.split(new RegExp(`(${HAN_RUNS.source})`))) {
+      if (!part) continue;
+      if (HAN.test(part)) {
+        if (single) {
+          terms.push(part); // a single character typed alone: the words that start with it
+          continue;
+        }
+        const pieces = splitHan(part, han);
+        if (!pieces) return null;
+        terms.push(...pieces.map((piece) => piece.text));
+        if (pieces.some((piece) => piece.kind === "char")) phrases.push(pieces.map((piece) => piece.text).join(" "));
+      } else {
+        // The segmented index cut API names at their dots: "torch.fft" is the words torch and fft,
+        // "rpc_sync" rpc and sync.
+        const words = index.segmented ? part.split(/[^\p{L}\p{N}+#]+/u) : [part];
+        for (const word of words.map((w) => w.replace(/"/g, ""))) {
+          if (!normal(word)) continue; // punctuation alone: Pagefind ignores it
+          terms.push(word);
+          latin.push(word);
+        }
+      }
+    }
+  }
+  if (!terms.length) return null;
+  return { terms, phrases, latin: [...new Set(latin)] };
+}
+
+// A run of Han characters -> the index's words, fewest pieces first; a last piece may be the
+// start of a word (the reader is still typing it), and a character no word covers is a piece of
+// its own ("char", which makes the run a phrase). Null when a piece would be both.
+function splitHan(run, { set, starts, longest }) {
+  const chars = [...run];
+  const best = new Array(chars.length + 1).fill(null);
+  best[chars.length] = { cost: 0, pieces: [] };
+  for (let start = chars.length - 1; start >= 0; start--) {
+    const options = [];
+    for (let length = Math.min(longest, chars.length - start); length >= 2; length--) {
+      const text = chars.slice(start, start + length).join("");
+      if (set.has(text)) options.push({ text, kind: "word", next: start + length, cost: 1 });
+    }
+    const rest = chars.slice(start).join("");
+    if (chars.length - start >= 2 && starts.has(rest)) options.push({ text: rest, kind: "start", next: chars.length, cost: 1 });
+    options.push({ text: chars[start], kind: "char", next: start + 1, cost: 4 });
+    for (const option of options) {
+      const after = best[option.next];
+      if (!after) continue;
+      const cost = option.cost + after.cost;
+      if (!best[start] || cost < best[start].cost) best[start] = { cost, pieces: [option, ...after.pieces] };
+    }
+  }
+  const pieces = best[0].pieces;
+  const kinds = new Set(pieces.map((piece) => piece.kind));
+  return kinds.has("char") && kinds.has("start") ? null : pieces;
+}
+
+// Pagefind's form of a word: lower case, without punctuation.
+function normal(word) {
+  return word.toLocaleLowerCase().replace(PUNCTUATION, "");
+}
+
+// The forms a text's word is found by: whole, and each part between punctuation
+// ("torch.distributed" -> torchdistributed, torch, distributed).
+function forms(word) {
+  const lower = word.toLocaleLowerCase();
+  return [normal(lower), ...lower.split(PUNCTUATION).filter(Boolean)];
+}
+
+// Whether Pagefind found a word of the query as a word of the index: Pagefind matches the
+// words an indexed word starts with, or else the longest indexed word the query's word starts
+// with ("xyzzyquux" through the "x" of x.shape). A word is known when a page found has it, or a
+// word it starts (from PREFIX_LENGTH letters on), where the query matched; else when an exact
+// search finds it (an indexed word in another form: "distributed" is indexed as "distribut").
+async function known(word, pages, module) {
+  const wanted = normal(word);
+  for (const page of pages) {
+    const text = page.raw_content;
+    const words = text.includes("\u200B") ? text.split("\u200B") : text.split(/\s+/);
+    const seen = page.locations.map((location) => words[location] || "");
+    seen.push(...(page.meta.title || "").split(/\s+/), ...(page.meta.apis || "").split(/[\s,]+/));
+    for (const form of seen.flatMap(forms)) {
+      if (form === wanted || (form.startsWith(wanted) && [...wanted].length >= PREFIX_LENGTH)) return true;
+    }
+  }
+  return (await module.search(`"${word}"`)).results.length > 0;
+}
+
+// What one index finds for the reader's words and filters: {results, pages} with the first
+// `shown` results' data loaded, or null when nothing matches. Null too when `superseded()`.
+async function find(index, words, typed, shown, superseded) {
+  const module = await index.pagefind();
+  const resolved = await resolveFilters(module, typed);
+  if (resolved.unknown) return { unknown: resolved.unknown };
+  const query = await plan(index, words);
+  if (!query || superseded()) return null;
+  const options = { filters: resolved.filters };
+  const search = await module.search(query.terms.join(" "), options);
+  let results = search.results;
+  for (const phrase of query.phrases) {
+    const together = new Set((await module.search(`"${phrase}"`, options)).results.map((result) => result.id));
+    results = results.filter((result) => together.has(result.id));
+  }
+  if (superseded() || !results.length) return null;
+  // (the query's words are checked on the pages shown, or on the first when none is shown)
+  const loaded = results.slice(0, query.latin.length ? Math.max(1, shown) : shown);
+  const pages = await Promise.all(loaded.map((result) => result.data()));
+  for (const word of query.latin) if (!(await known(word, pages, module))) return null;
+  return { results, pages: pages.slice(0, shown), query };
+}
+
+// The answer to one query, or null when `superseded()` says a newer query came meanwhile: a
+// query is sent at every key press, and the pages of "d", "di", "dis"... need not be loaded.
+async function answer(text, superseded) {
+  const { words, filters: typed } = parse(text);
+  if (!words && !Object.keys(typed).length) return { items: [] };
+  if (!words) {
+    // Pagefind answers a search of filters alone by loading its whole index: the features
+    // table lists those features instead, with the same filters set.
+    const resolved = await resolveFilters(await here.pagefind(), typed);
+    if (resolved.unknown) return { items: [[unknownFilter(text, resolved.unknown)]] };
+    return { items: [[featuresWith(resolved.filters)]] };
+  }
+  const found = await find(here, words, typed, settings.shown, superseded);
+  if (superseded()) return null;
+  if (found?.unknown) return { items: [[unknownFilter(text, found.unknown)]] };
+  if (!found) return (await elsewhere(text, words, typed, superseded)) ?? { items: [], matches: 0 };
+  const terms = Object.fromEntries(words.split(/\s+/).filter(Boolean).map((word) => [word, true]));
+  const ranked = rank(found.pages, found.results, words);
+  const items = ranked.map(({ page, score }) => group(page, score, terms));
+  const more = found.results.length - found.pages.length;
+  if (more > 0) items.push([moreResults(more, words)]);
+  return { items, matches: found.results.length };
+}
+
+// A query that finds nothing here: the number of pages each other language finds, as a way to
+// them (that language's home, whose search box opens with the query). Null if none finds any.
+async function elsewhere(text, words, typed, superseded) {
+  others = others ?? settings.other.map((other) => ({ other, index: new Index(other.bundle, other.segmented) }));
+  for (const { other, index } of others) {
+    let found;
+    try {
+      found = await find(index, words, typed, 0, superseded);
+    } catch (error) {
+      continue; // that language's site is not there (a build of one language)
+    }
+    if (superseded()) return null;
+    if (!found || found.unknown) continue;
+    const count = found.results.length;
+    const strings = settings.strings;
+    const title = (count === 1 ? strings.search_other_language_one : strings.search_other_language)
+      .replace("{count}", count)
+      .replace("{language}", other.name);
+    const line = strings.search_other_language_text.replace("{query}", text.trim()).replace("{language}", other.name);
+    const location = other.home + "?" + new URLSearchParams({ q: text.trim() });
+    const item = { location, title: escapeHtml(title), text: paragraph(escapeHtml(line)), score: 0, terms: {} };
+    return { items: [[item]], matches: 0, elsewhere: { lang: other.lang, matches: count } };
+  }
+  return null;
+}
+
+// The pages shown, best first. Pagefind ranks a page higher when its title (or API names, see
+// search.py's META_WEIGHTS) contain the query's words; among the pages shown, the features whose
+// title or API has every word of the query as a whole word come first: the one with an API the
+// query names exactly (`rpc`: torch.distributed.rpc), then features others are parts of ("C++
+// frontend" before its "C++ optimizers now match Python's"), each group by how much of its
+// title the query covers; the other pages follow in Pagefind's order.
+function rank(pages, results, words) {
+  const wanted = readerWords(words);
+  const ranked = pages.map((page, order) => {
+    const title = page.meta.title || "";
+    const titleWords = new Set(readerWords(title).flatMap((word) => (HAN.test(word) ? [] : forms(word))));
+    const apis = (page.meta.apis || "").split(/,\s*/).filter(Boolean);
+    const apiNames = new Set(apis.flatMap((api) => [normal(api), normal(api.split(/\.|::/).pop())]));
+    const inTitle = (word) => (HAN.test(word) ? title.includes(word) : titleWords.has(normal(word)));
+    const inApi = (word) => apis.some((api) => forms(api).includes(normal(word)));
+    const matches = wanted.length > 0 && wanted.every((word) => inTitle(word) || inApi(word));
+    const named = wanted.length === 1 && apiNames.has(normal(wanted[0]));
+    const letters = normal(title).replace(/\s+/g, "").length || 1;
+    const covered = wanted.filter(inTitle).reduce((sum, word) => sum + normal(word).length, 0) / letters;
+    const umbrella = Number((page.filters?.parts || [0])[0]) > 0;
+    return { page, score: results[order].score, order, key: matches ? 1 + 2 * named + umbrella + covered : 0 };
+  });
+  return ranked.sort((a, b) => b.key - a.key || a.order - b.order);
+}
+
+// A text's words, Han runs apart from the rest ("torch.fft：接口" -> "torch.fft：", "接口").
+function readerWords(text) {
+  return text
+    .split(/\s+/)
+    .flatMap((token) => token.split(new RegExp(`(${HAN_RUNS.source})`)))
+    .filter((word) => word && normal(word));
+}
+
+// One page's result as Material renders it: the page first, then its sections; sections with
+// the page's score show, the others fold under "more" (Material's rule). A feature's level and
+// the release it is stated as of show under its title (Material's tags, see the page script).
+function group(page, score, terms) {
+  const location = relative(page.url);
+  // The page's own top (its text before the first heading, or its title heading) is the page.
+  const isTop = (section) => relative(section.url) === location || section.anchor?.element === "h1";
+  const sections = page.sub_results.filter((section) => !isTop(section));
+  const top = page.sub_results.find(isTop);
+  const article = {
+    location,
+    title: escapeHtml(page.meta.title || location),
+    text: paragraph((top || page).excerpt),
+    score,
+    terms,
+  };
+  const level = levelBadge(page.filters || {});
+  if (level) article.tags = [level];
+  const ranked = sections
+    .map((section) => ({ section, weight: section.locations.length }))
+    .sort((a, b) => b.weight - a.weight);
+  return [
+    article,
+    ...ranked.map(({ section }, rank) => ({
+      location: relative(section.url),
+      title: escapeHtml(section.title),
+      text: paragraph(section.excerpt),
+      score: rank < 3 ? score : score / 2,
+      terms,
+    })),
+  ];
+}
+
+// "<badge>Stable</badge> as of 1.5", as the feature's page says it, or its latest change
+// ("<badge>Deprecation</badge> as of 1.7"; search.page_facts).
+function levelBadge(filters) {
+  const [key] = filters.badge || [];
+  const [text] = filters.badge_text || [];
+  if (!key || !text) return null;
+  const badge = `<span class="rkb-badge rkb-${key.replace(/[^a-z0-9_-]/gi, "")}">${escapeHtml(text)}</span>`;
+  const [version] = filters.as_of || [];
+  const release = version ? ` <span class="rkb-search-as-of">${escapeHtml(settings.strings.as_of.replace("{version}", version))}</span>` : "";
+  return badge + release;
 }
 
 // "rpc level:beta" -> words "rpc", filters {level: ["beta"]}. A name:value token whose name is
@@ -152,58 +417,6 @@ async function resolveFilters(module, typed) {
     filters[name] = { any: chosen };
   }
   return { filters };
-}
-
-// The answer to one query, or null when `superseded()` says a newer query came meanwhile: a
-// query is sent at every key press, and the pages of "d", "di", "dis"... need not be loaded.
-async function answer(text, superseded) {
-  const { words, filters: typed } = parse(text);
-  if (!words && !Object.keys(typed).length) return { items: [] };
-  const module = await loadPagefind();
-  const resolved = await resolveFilters(module, typed);
-  if (resolved.unknown) return { items: [[unknownFilter(text, resolved.unknown)]] };
-  // Pagefind answers a search of filters alone by loading its whole index: the features
-  // table lists those features instead, with the same filters set.
-  if (!words) return { items: [[featuresWith(resolved.filters)]] };
-  const search = await module.search(await splitChinese(words), { filters: resolved.filters });
-  if (superseded()) return null;
-  const shown = search.results.slice(0, settings.shown);
-  const pages = await Promise.all(shown.map((result) => result.data()));
-  const terms = Object.fromEntries(words.split(/\s+/).filter(Boolean).map((word) => [word, true]));
-  const items = pages.map((page, i) => group(page, shown[i].score, terms));
-  const more = search.results.length - shown.length;
-  if (more > 0) items.push([moreResults(more, words)]);
-  return { items, matches: search.results.length };
-}
-
-// One page's result as Material renders it: the page first, then its sections; sections with
-// the page's score show, the others fold under "more" (Material's rule).
-function group(page, score, terms) {
-  const location = relative(page.url);
-  // The page's own top (its text before the first heading, or its title heading) is the page.
-  const isTop = (section) => relative(section.url) === location || section.anchor?.element === "h1";
-  const sections = page.sub_results.filter((section) => !isTop(section));
-  const top = page.sub_results.find(isTop);
-  const article = {
-    location,
-    title: escapeHtml(page.meta.title || location),
-    text: paragraph((top || page).excerpt),
-    score,
-    terms,
-  };
-  const ranked = sections
-    .map((section) => ({ section, weight: section.locations.length }))
-    .sort((a, b) => b.weight - a.weight);
-  return [
-    article,
-    ...ranked.map(({ section }, rank) => ({
-      location: relative(section.url),
-      title: escapeHtml(section.title),
-      text: paragraph(section.excerpt),
-      score: rank < 3 ? score : score / 2,
-      terms,
-    })),
-  ];
 }
 
 // The last item when more pages match than are shown.

@@ -383,28 +383,3 @@
     if (labels.top) for (const top of document.querySelectorAll(".md-top")) text(top, labels.top);
   }
 })();
-
-// Header search: the worker (releasekb-search.js) sends the first 10 results and, last, an item
-// leading to the rest. Material's count counts the items it got ("11 matching documents"); the
-// worker tells the number of matches on a channel of its own, and whichever of the two arrives
-// last, the count shown is that number, for the query in the box.
-(function () {
-  const meta = document.querySelector(".md-search-result__meta");
-  const box = document.querySelector(".md-search__input");
-  const config = document.getElementById("__config");
-  if (!meta || !box || !config || typeof BroadcastChannel === "undefined") return;
-  const settings = JSON.parse(config.textContent);
-  const worker = new URL(settings.search, document.baseURI).href;
-  const translations = settings.translations;
-  let latest = null; // {worker, query, matches} of a worker's last answer
-  const apply = () => {
-    if (!latest || latest.worker !== worker || latest.query !== box.value || latest.matches < 2) return;
-    const text = translations["search.result.other"].replace("#", latest.matches);
-    if (meta.textContent !== text) meta.textContent = text;
-  };
-  new BroadcastChannel("releasekb-search-matches").onmessage = (event) => {
-    latest = event.data;
-    apply();
-  };
-  new MutationObserver(apply).observe(meta, { childList: true, characterData: true, subtree: true });
-})();
