@@ -196,6 +196,14 @@ def test_no_wcag_21_aa_violations(axe_results, kind, lang, scheme):
     )
 
 
+def axe_result(page) -> dict:
+    """axe-core run on a page as it is now (one page at a time: the views above run several)."""
+    page.add_script_tag(path=str(axe_script()))
+    page.evaluate(START_AXE, AXE_TAGS)
+    page.wait_for_function("window.rkbAxe !== null", polling=100, timeout=AXE_TIMEOUT_MS)
+    return page.evaluate("window.rkbAxe")
+
+
 # The header search open on its answer: results with their level badges and highlighted
 # excerpts, the count above them, and the way to the other language's results.
 SEARCH_VIEWS = [("/", "rpc"), ("/", "分布式"), ("/zh/", "rpc"), ("/zh/", "announcement")]
@@ -213,10 +221,7 @@ def test_no_wcag_21_aa_violations_with_search_open(chromium, base_url, lang, que
         enter_search(page, query)
         expect(page.locator(".md-search-result__item").first).to_be_visible()
         page.wait_for_function(SETTLED, arg=SCHEMES[scheme])
-        page.add_script_tag(path=str(axe_script()))
-        page.evaluate(START_AXE, AXE_TAGS)
-        page.wait_for_function("window.rkbAxe !== null", polling=100, timeout=AXE_TIMEOUT_MS)
-        result = page.evaluate("window.rkbAxe")
+        result = axe_result(page)
     finally:
         context.close()
     assert "error" not in result, result.get("error")
@@ -238,10 +243,7 @@ def test_no_wcag_21_aa_violations_at_320_px(chromium, base_url, kind, lang):
     context = new_context(chromium, base_url, viewport={"width": 320, "height": 640}, color_scheme="light")
     try:
         page = open_settled(context, base_url + lang + PAGE_KINDS[kind], SCHEMES["light"])
-        page.add_script_tag(path=str(axe_script()))
-        page.evaluate(START_AXE, AXE_TAGS)
-        page.wait_for_function("window.rkbAxe !== null", polling=100, timeout=AXE_TIMEOUT_MS)
-        result = page.evaluate("window.rkbAxe")
+        result = axe_result(page)
     finally:
         context.close()
     assert "error" not in result, result.get("error")
