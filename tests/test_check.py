@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from helpers import data_copy
-from releasekb import api, apiindex, check, check_output, publish
+from releasekb import api, apiindex, check, check_output, publish, safe_text
 from releasekb.cli import main
 from releasekb.contract import contract_addresses
 from releasekb.pipeline import load_catalog
@@ -594,7 +594,7 @@ def test_sarif_report_is_valid_sarif_2_1_0_for_code_scanning(code, capsys):
 
 
 def test_github_annotations_escape_data_and_properties(code, capsys):
-    line = check_output.annotation("error", "50% done\r\nnext: a, b", file="a,b:c.py", line=3, title="x: y, z")
+    line = safe_text.github_command("error", "50% done\r\nnext: a, b", file="a,b:c.py", line=3, title="x: y, z")
     assert line == "::error file=a%2Cb%3Ac.py,line=3,title=x%3A y%2C z::50%25 done%0D%0Anext: a, b"
     code(
         **{

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from releasekb.check import KINDS, STRINGS, UNREADABLE, Finding, Report, scanner_text
+from releasekb.safe_text import github_command
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).parent / "check_schema.json"
@@ -358,30 +359,13 @@ def _invocation(report: Report) -> dict:
 # --------------------------------------------------------------------------- GitHub annotations
 
 
-def escape_data(value: str) -> str:
-    """A workflow command's message: %, CR and LF escaped (GitHub's rules)."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(value: str) -> str:
-    """A workflow command's property value: ':' and ',' escaped too."""
-    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
-
-
-def annotation(command: str, message: str, **properties) -> str:
-    fields = ",".join(
-        f"{name}={escape_property(str(value))}" for name, value in properties.items() if value is not None
-    )
-    return f"::{command} {fields}::{escape_data(message)}"
-
-
 def github_annotations(report: Report) -> list[str]:
     """One workflow command per finding and per unreadable file, then the summary as a log line."""
     lines = [_github_finding(report, finding) for finding in report.findings]
     lang = report.options.lang
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
     lines += [
-        annotation(command, scanner_text(e.message, lang), file=e.path, line=e.line or None, title="releasekb")
+        github_command(command, scanner_text(e.message, lang), file=e.path, line=e.line or None, title="releasekb")
         for e in report.errors
     ]
     lines.append(summary_line(report))
@@ -402,7 +386,7 @@ def _github_finding(report: Report, finding: Finding) -> str:
         message += "\n" + t["migration"].format(text=finding.migration[lang])
     message += "\n" + t["more"].format(url=finding.urls[lang])
     title = f"releasekb: {t['heading_' + finding.kind]} ({finding.entry})"
-    return annotation(command, message, file=finding.path, line=line, col=col, title=title)
+    return github_command(command, message, file=finding.path, line=line, col=col, title=title)
 
 
 def write(report: Report, output_format: str, output: Path | None, stdout) -> None:

@@ -8,6 +8,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from releasekb.safe_text import github_command
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -60,22 +62,10 @@ FORMATS = ("text", "github", "json")
 
 def github_annotation(problem: Problem) -> str:
     """A GitHub Actions workflow command: shown on the file's line in a pull request."""
-
-    def escape(value: str, *, prop: bool = False) -> str:
-        value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return value.replace(":", "%3A").replace(",", "%2C") if prop else value
-
     command = "warning" if problem.severity == "warning" else "error"
-    properties = ",".join(
-        f"{name}={escape(str(value), prop=True)}"
-        for name, value in (
-            ("file", problem.file),
-            ("line", problem.line),
-            ("col", problem.column),
-            ("title", problem.where),
-        )
+    return github_command(
+        command, problem.message, file=problem.file, line=problem.line, col=problem.column, title=problem.where
     )
-    return f"::{command} {properties}::{escape(problem.message)}"
 
 
 def json_report(problems: Iterable[Problem]) -> str:
