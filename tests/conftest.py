@@ -76,6 +76,16 @@ def properdocs_venv_if_ci(request) -> Path | None:
     return request.getfixturevalue("properdocs_venv") if os.environ.get("CI") == "true" else None
 
 
+@pytest.fixture
+def checked_project(tmp_path, monkeypatch) -> Path:
+    """An empty folder for `releasekb check` to look at, made the current directory. It holds
+    `.git`, as a repository's root would: check looks no higher for a pyproject.toml."""
+    folder = tmp_path / "project"
+    (folder / ".git").mkdir(parents=True)
+    monkeypatch.chdir(folder)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """The session's one Chromium, launched through Playwright."""

@@ -315,3 +315,28 @@ def browser_unavailable(reason: str) -> None:
         pytest.fail(f"browser tests must run in CI, but: {reason}", pytrace=False)
     print(f"\nskipping browser tests: {reason}")
     pytest.skip(f"browser tests skipped: {reason} (set CI=true to make this an error)")
+
+
+# --------------------------------------------------------------------------- releasekb check
+
+
+def write_tree(folder: Path, files: dict[str, str | bytes]) -> Path:
+    """Write {relative path: text or bytes} under folder (folders made as needed); returns folder."""
+    for name, content in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return folder
+
+
+def run_check(capsys, *args: str, data: Path = REAL_RELEASES) -> tuple[int, str, str]:
+    """`releasekb --data DATA check ARGS` in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(["--data", str(data), "check", *args])
+    except SystemExit as exit_:  # argparse's own usage errors
+        status = exit_.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err

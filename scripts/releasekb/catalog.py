@@ -566,6 +566,7 @@ class Catalog:
     # language -> roots of its API names (project.yaml `code.roots`), for `releasekb check`
     code_roots: dict[str, list[str]] = field(default_factory=dict)
     code_files: dict[str, list[str]] = field(default_factory=dict)  # language -> --include patterns
+    site_url: str = ""  # the knowledge base's public address (project.yaml), for `check`'s links
 
     def __repr__(self) -> str:
         return f"<Catalog of {len(self.releases)} releases, {len(self.features)} features>"
@@ -669,6 +670,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         redirects=dict(project.redirects),
         code_roots={lang: list(roots) for lang, roots in project.code.roots.items()} if project.code else {},
         code_files={lang: list(files) for lang, files in project.code.files.items()} if project.code else {},
+        site_url=project.site_url or "",
     )
     stale = stale_entry_keys(data)
     for loaded in data.releases:

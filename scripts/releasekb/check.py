@@ -91,6 +91,7 @@ STRINGS = {
         "kind_newer": "Introduced",
         "kind_unstable": "Stability level",
         "kind_used": "Use",
+        "summary_baselined": "; {count} accepted by the baseline",
     },
     "zh": {
         "subject_any": "`{api}` ",
@@ -149,6 +150,7 @@ STRINGS = {
         "kind_newer": "引入",
         "kind_unstable": "稳定性级别",
         "kind_used": "用法",
+        "summary_baselined": "；基线已接受 {count} 项",
     },
 }
 
@@ -251,7 +253,8 @@ def open_index(index_source: str | None, data_dir: Path, site_url: str = "") -> 
     else:
         from releasekb.pipeline import load_catalog
 
-        index = ApiIndex(apiindex.index_document(load_catalog(data_dir), site_url), str(data_dir))
+        catalog = load_catalog(data_dir)
+        index = ApiIndex(apiindex.index_document(catalog, site_url or catalog.site_url), str(data_dir))
         names = [name for name, _ in index.records]
         where = f"add `{suggested_code_section(names)}` to {Path(data_dir) / 'project.yaml'}"
     if not any(index.code_roots.values()):
@@ -373,6 +376,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     errors: list = field(default_factory=list)  # scan.FileError, with paths as reports show them
     suppressed: int = 0
+    baselined: int = 0  # findings left out because the baseline (--baseline) accepts them
     min_release: dict | None = None
 
     def counts(self) -> dict[str, int]:
@@ -396,8 +400,10 @@ def run_check(
     include=(),
     exclude=(),
     confidence: str = "medium",
+    cache=None,
 ) -> Report:
-    """Scan `paths` for the index's APIs and report what an upgrade from --from to --to means."""
+    """Scan `paths` for the index's APIs and report what an upgrade from --from to --to means
+    (with `cache`, a check_cache.ScanCache, unchanged files are not scanned again)."""
     from releasekb import scan
 
     targets = [scan.Target(name, use) for name, use in index.records]
@@ -405,7 +411,7 @@ def run_check(
     tokens = tuple(root for language, roots in index.code_roots.items() if language != "python" for root in roots)
     roots = scan.Roots(python_roots, tokens)
     results = [
-        (prefix, scan.scan(group, targets, roots, include=include, exclude=exclude, confidence=confidence))
+        (prefix, scan.scan(group, targets, roots, include=include, exclude=exclude, confidence=confidence, cache=cache))
         for prefix, group in scan_groups(paths)
     ]
     return analyse(index, options, _merged(results), paths)

@@ -159,7 +159,7 @@ def _min_release_line(report: Report) -> str:
 def summary_line(report: Report) -> str:
     t = STRINGS[report.options.lang]
     counts = t["list_separator"].join(t[f"count_{kind}"].format(n=n) for kind, n in report.counts().items())
-    return t["summary"].format(
+    line = t["summary"].format(
         files=report.files_checked,
         files_word=t["files_word_one"] if report.files_checked == 1 else t["files_word_many"],
         skipped=report.files_skipped,
@@ -168,6 +168,7 @@ def summary_line(report: Report) -> str:
         unreadable=len(report.errors),
         roots=t["roots_separator"].join(report.roots),
     )
+    return line + (t["summary_baselined"].format(count=report.baselined) if report.baselined else "")
 
 
 # --------------------------------------------------------------------------- JSON
@@ -192,6 +193,7 @@ def json_report(report: Report) -> dict:
         "findings": [_finding_record(finding, options.lang) for finding in report.findings],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
         "suppressed": report.suppressed,
+        "baselined": report.baselined,
     }
 
 

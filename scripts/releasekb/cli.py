@@ -170,11 +170,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.formatter_class = argparse.RawDescriptionHelpFormatter
     check.epilog = (
-        "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
+        "exit status:\n  0  no finding of a --fail-on kind (guarded, suppressed and baseline uses never count, nor a\n"
         "     breaking change already in effect at --from: the code runs there already)\n"
         "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
         "     knowledge base that cannot be read or declares no code roots\n\n"
-        "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
+        "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`).\n"
+        "Defaults for --from, --to, --exclude, --fail-on, --max-stability and --baseline: [tool.releasekb.check]\n"
+        "in the project's pyproject.toml (see CHECK.md)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
     check.add_argument("--from", dest="old", metavar="A", help="the release the code runs on now (default: the oldest)")
@@ -212,10 +214,32 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--site-url",
         default=os.environ.get("RELEASEKB_SITE_URL", ""),
-        help="with --data: the site's address, for absolute links (default: $RELEASEKB_SITE_URL)",
+        help="the knowledge base's address, for absolute links "
+        "(default: $RELEASEKB_SITE_URL, else site_url in project.yaml, else where --index was fetched from)",
     )
+    _check_linter_options(check)
     check.set_defaults(run=_check)
     return parser
+
+
+def _check_linter_options(check: argparse.ArgumentParser) -> None:
+    """What users of linters expect: fixes, a baseline, a cache (and [tool.releasekb.check] in
+    pyproject.toml for the options above)."""
+    check.add_argument(
+        "--fix", action="store_true", help="rewrite the uses whose replacement is a drop-in (not in notebooks)"
+    )
+    check.add_argument("--baseline", type=Path, metavar="FILE", help="report only findings that FILE does not hold")
+    check.add_argument(
+        "--write-baseline", type=Path, metavar="FILE", help="write today's findings to FILE: they are accepted"
+    )
+    check.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="where to keep the cache (default: .releasekb_cache in the project)",
+    )
+    check.add_argument("--no-cache", action="store_true", help="scan every file, and keep nothing")
+    check.add_argument("--stats", action="store_true", help="say how many files were scanned and taken from the cache")
 
 
 def _init(args) -> int:
@@ -453,30 +477,94 @@ def _new(args) -> int:
 
 def _check(args) -> int:
     from releasekb.apiindex import IndexUnreadable
-    from releasekb.check import CheckUsage, open_index, resolve_options, run_check
-    from releasekb.check_output import write
+    from releasekb.check import CheckUsage, open_index, resolve_options
+    from releasekb.check_baseline import read_baseline
+    from releasekb.check_config import apply_config, project_config
+    from releasekb.check_links import make_absolute
 
     missing = [path for path in args.paths if not os.path.exists(path)]
+    origin = ""  # where options that turn out to be wrong were set, when not on the command line
     try:
         if missing:
             raise CheckUsage(f"no such file or folder: {', '.join(missing)}")
+        project = project_config(args.paths)
+        origin = apply_config(args, project)  # the command line wins: only the options it left out
         index = open_index(args.index, args.data, args.site_url)
+        make_absolute(index, args.site_url)
         options = resolve_options(
             index, args.old, args.new, args.max_stability, args.fail_on, args.lang, only=args.only
         )
-    except (CheckUsage, IndexUnreadable) as error:
+        baseline = read_baseline(args.baseline) if args.baseline and not args.write_baseline else None
+    except CheckUsage as error:
+        print(f"releasekb check: {error}{origin}", file=sys.stderr)
+        return EXIT_USAGE
+    except IndexUnreadable as error:
         print(f"releasekb check: {error}", file=sys.stderr)
         return EXIT_USAGE
     except DataError as error:  # the knowledge base, not the user's code: wrong usage of check
         print(error.report(), file=sys.stderr)
         print(f"releasekb check: the knowledge base in {args.data} is invalid (see above)", file=sys.stderr)
         return EXIT_USAGE
-    report = run_check(
-        index, options, args.paths, include=args.include, exclude=args.exclude, confidence=args.confidence
-    )
+    return _run_check(args, index, options, project, baseline)
+
+
+def _run_check(args, index, options, project, baseline: set | None) -> int:
+    """Scan (through the cache), fix, accept the baseline's findings, report."""
+    from releasekb.check import run_check
+    from releasekb.check_baseline import accept
+    from releasekb.check_cache import FOLDER, ScanCache, stats_line
+    from releasekb.check_output import write
+
+    cache = None if args.no_cache else ScanCache(args.cache_dir or project.root / FOLDER)
+
+    def checked():
+        report = run_check(
+            index,
+            options,
+            args.paths,
+            include=args.include,
+            exclude=args.exclude,
+            confidence=args.confidence,
+            cache=cache,
+        )
+        if baseline:
+            accept(report, baseline, args.baseline)
+        return report
+
+    report = checked()
+    if args.fix:
+        report = _fix(report, checked)
+    if args.write_baseline:
+        _write_baseline(report, args.write_baseline)
     output_format = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     write(report, output_format, args.output, sys.stdout)
+    problem = cache.save() if cache else None
+    if problem:
+        print(f"releasekb check: the cache was not written ({problem}); the next run scans again", file=sys.stderr)
+    if args.stats:
+        print(stats_line(cache, options.lang, report.files_checked), file=sys.stderr)
     return EXIT_INVALID if report.failed() else EXIT_OK
+
+
+def _fix(report, checked):
+    """Rewrite the drop-in replacements, say what was done, and check again: what is left, at
+    the places it is now."""
+    from releasekb import check_fix
+    from releasekb.check_output import location
+
+    result = check_fix.apply_fixes(report)
+    lines = check_fix.summary(result, report.options.lang, lambda f: location(report, f.path, f.line, f.column, f.cell))
+    print("\n".join(lines), file=sys.stderr)
+    return checked() if result.fixed else report
+
+
+def _write_baseline(report, file: Path) -> None:
+    """Write the report's findings to the baseline file, and accept them in this run too."""
+    from releasekb.check_baseline import accept, write_baseline, written_line
+
+    accepted = write_baseline(report, file)
+    accept(report, accepted, file)
+    print(written_line(len(accepted), file, report.options.lang), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -316,6 +316,11 @@ class ProjectFile(Strict):
     code: CodeConfig | None = Field(
         None, description="Which API names (`apis:`) are code, for `releasekb check`; without it, check finds nothing."
     )
+    site_url: Url | None = Field(
+        None,
+        description="The knowledge base's public address (`https://kb.example.org/`): `releasekb check` "
+        "gives absolute links to its pages with it. The site's own address is `site_url` in `mkdocs.yml`.",
+    )
     # A frozen list: it grows only when a page is renamed, never per release.
     redirects: dict[SitePath, RedirectTarget] = Field(
         {}, description="Former addresses that no longer hold a page -> where their content is now (`changelog/`)."

@@ -123,6 +123,7 @@ DEFAULT_SKIPPED_DIRS = frozenset(
         "site-packages",
         ".eggs",
         ".ipynb_checkpoints",
+        ".releasekb_cache",
     }
 )
 _SKIPPED_DIR_PATTERNS = ("*.egg-info",)
@@ -184,15 +185,21 @@ def _group(pairs: Iterable[tuple[str, Target]]) -> dict[str, tuple[Target, ...]]
     return {key: tuple(targets) for key, targets in grouped.items()}
 
 
+def _longest_first(alternatives: set) -> list:
+    """Longest first, so that a pattern tries `torch.fft` before `torch`; equal lengths in order,
+    so that the same words always make the same pattern (check_cache compares configurations)."""
+    return sorted(alternatives, key=lambda word: (-len(word), word))
+
+
 def _word_pattern(words: Iterable[str]) -> re.Pattern[bytes] | None:
-    alternatives = sorted({re.escape(word.encode()) for word in words if word}, key=len, reverse=True)
+    alternatives = _longest_first({re.escape(word.encode()) for word in words if word})
     if not alternatives:
         return None
     return re.compile(rb"\b(?:" + b"|".join(alternatives) + rb")\b")
 
 
 def _text_word_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    alternatives = sorted({re.escape(word) for word in words if word}, key=len, reverse=True)
+    alternatives = _longest_first({re.escape(word) for word in words if word})
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b") if alternatives else re.compile(r"(?!)")
 
 
@@ -219,7 +226,7 @@ def _line_offsets(text: str) -> list[int]:
 
 def _token_pattern(roots: Sequence[str]) -> re.Pattern[str] | None:
     """A token starts at a root with no name character (or `:`) before it and runs to the name's end."""
-    alternatives = sorted({re.escape(root) for root in roots if root}, key=len, reverse=True)
+    alternatives = _longest_first({re.escape(root) for root in roots if root})
     if not alternatives:
         return None
     return re.compile(r"(?<![A-Za-z0-9_:])(?:" + "|".join(alternatives) + r")[A-Za-z0-9_:]*")
@@ -1528,11 +1535,14 @@ def scan(
     exclude: Sequence[str] = (),
     confidence: str = "medium",
     jobs: int | None = None,
+    cache=None,
 ) -> ScanResult:
     """Every use of `targets` in the Python files, notebooks and `include`d files under `paths`.
 
     A file that cannot be read, decoded or parsed becomes a `FileError` and the scan goes on.
-    Uses below `confidence` ("high" > "medium" > "low") are left out.
+    Uses below `confidence` ("high" > "medium" > "low") are left out. A `cache`
+    (check_cache.ScanCache) gives the outcome of files it has seen unchanged and hands the others
+    to the scanner.
     """
     if jobs is not None and jobs < 0:
         raise ValueError(f"jobs must be a positive number of processes, not {jobs}")
@@ -1540,7 +1550,12 @@ def scan(
     found, errors = _collect(paths, _normalise_patterns(include), _normalise_patterns(exclude))
     uses: list[Use] = []
     counts = {"scanned": 0, "skipped": 0, "error": 0}
-    for status, file_uses, file_errors in _run(found, config, jobs or os.cpu_count() or 1):
+    workers = jobs or os.cpu_count() or 1
+
+    def run(some: list[_Job]) -> list[_Outcome]:
+        return _run(some, config, workers)
+
+    for status, file_uses, file_errors in run(found) if cache is None else cache.outcomes(found, config, run):
         counts[status] += 1
         uses.extend(file_uses)
         errors.extend(file_errors)

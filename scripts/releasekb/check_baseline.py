@@ -1,0 +1,124 @@
+"""`releasekb check --write-baseline FILE` and `--baseline FILE`: accept today's findings, and
+report only the new ones.
+
+A finding is recognised by what stays when unrelated lines are added or removed around it: its
+file (relative to the baseline file's folder, so that the check may run from anywhere), the entry
+that reports it, the API, the text of its line without indentation, and which occurrence of that
+same text it is in the file (the second identical line is the second occurrence). A use moved to
+another line keeps its key; a new use, or an old use on a line whose code changed, is new.
+The file is JSON, sorted, one key per finding, so that it reads well in a diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from releasekb.atomic import write_text
+from releasekb.check import CheckUsage, Finding, Report
+from releasekb.check_source import real_file, source_lines
+
+FORMAT = "releasekb-check-baseline"
+VERSION = 1
+_KEY_FIELDS = ("path", "entry", "api", "text", "occurrence")
+STRINGS = {
+    "en": {
+        "written": "Wrote {count} {word} to {file}: with --baseline {file}, only new findings are reported",
+        "finding_one": "finding",
+        "finding_many": "findings",
+    },
+    "zh": {
+        "written": "已将 {count} 项发现写入 {file}：使用 --baseline {file} 时，只报告新的发现",
+        "finding_one": "",
+        "finding_many": "",
+    },
+}
+
+
+def keys(report: Report, baseline_file: Path) -> list[tuple[Finding, tuple]]:
+    """Each finding of the report with its baseline key."""
+    folder = baseline_file.resolve().parent
+    lines: dict[tuple[str, int | None], list[str]] = {}
+    seen: dict[tuple, int] = {}
+    keyed = []
+    for finding in sorted(report.findings, key=_position):
+        file = real_file(report.paths, finding.path)
+        path = Path(os.path.relpath(file.resolve(), folder)).as_posix() if file else finding.path
+        if file and (finding.path, finding.cell) not in lines:
+            lines[(finding.path, finding.cell)] = source_lines(file, finding.cell)
+        text = _line_text(lines.get((finding.path, finding.cell), []), finding.line)
+        same = (path, finding.entry, finding.api, text)
+        occurrence = seen.get(same, 0)
+        seen[same] = occurrence + 1
+        keyed.append((finding, (*same, occurrence)))
+    return keyed
+
+
+def _position(finding: Finding) -> tuple:
+    return (finding.path, finding.cell or 0, finding.line, finding.column, finding.entry, finding.api)
+
+
+def _line_text(lines: list[str], line: int) -> str:
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def write_baseline(report: Report, file: Path) -> set[tuple]:
+    """Write every finding of the report to `file`; returns their keys. Raises atomic.WriteFailed."""
+    written = {key for _, key in keys(report, file)}
+    records = sorted(written)
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "findings": [dict(zip(_KEY_FIELDS, key, strict=True)) for key in records],
+    }
+    write_text(file, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    return written
+
+
+def written_line(count: int, file: Path, lang: str) -> str:
+    t = STRINGS[lang]
+    return t["written"].format(count=count, word=t["finding_one"] if count == 1 else t["finding_many"], file=file)
+
+
+def read_baseline(file: Path) -> set[tuple]:
+    """The keys a baseline file holds; raises CheckUsage saying what is wrong with it."""
+    try:
+        document = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as error:
+        reason = error.strerror or error
+        raise CheckUsage(
+            f"{file}: cannot read the baseline ({reason}); write one with --write-baseline {file}"
+        ) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        where = f"line {error.lineno}: {error.msg}" if isinstance(error, json.JSONDecodeError) else str(error)
+        raise CheckUsage(f"{file}: not a baseline ({where}); write it again with --write-baseline {file}") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
+        raise CheckUsage(
+            f"{file}: not a releasekb check baseline (version {VERSION}); write it again with --write-baseline {file}"
+        )
+    found = set()
+    for position, record in enumerate(document.get("findings") or []):
+        if not isinstance(record, dict) or not _valid(record):
+            raise CheckUsage(
+                f"{file}: finding {position + 1} needs {', '.join(_KEY_FIELDS)} "
+                "(texts, and a whole number for occurrence); write it again with --write-baseline"
+            )
+        found.add(tuple(record[name] for name in _KEY_FIELDS))
+    return found
+
+
+def _valid(record: dict) -> bool:
+    return all(isinstance(record.get(name), str) for name in _KEY_FIELDS[:-1]) and type(record.get("occurrence")) is int
+
+
+def accept(report: Report, baseline: set[tuple], baseline_file: Path) -> None:
+    """Leave out of the report the findings the baseline holds; they are counted, not listed."""
+    kept = []
+    for finding, key in keys(report, baseline_file):
+        if key in baseline:
+            report.baselined += 1
+        else:
+            kept.append(finding)
+    kept_ids = {id(finding) for finding in kept}
+    report.findings = [finding for finding in report.findings if id(finding) in kept_ids]

@@ -1,0 +1,223 @@
+"""The cache of `releasekb check`: what the scanner found in each file, so that a second run over
+an unchanged tree parses nothing.
+
+One entry per file, valid while these stay the same: the file's bytes (a hash), the way it was
+named (its path and kind, which the uses it yields carry), and everything else the scanner's
+result depends on: the scanner's own code (scan.py), the Python version (its parser), and the
+scanner's configuration, which holds every API name and code root the knowledge base gives it
+and the confidence asked for. A knowledge base that gains or loses an API therefore rescans
+everything, while findings, messages and levels are always worked out afresh from the uses.
+
+The cache is one JSON file, `.releasekb_cache/scan.json` in the project's folder (see
+check_config), written in one step at the end of a run; it holds the entries of the last
+configuration. Entries it cannot read are ignored: those files are scanned again. Nothing here is
+ever executed or unpickled, so a cache committed by someone else can only cost a rescan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from releasekb import scan
+from releasekb.atomic import WriteFailed, write_text
+
+FOLDER = ".releasekb_cache"
+_FILE = "scan.json"
+_FORMAT = 1
+_SCANNER_SOURCE = Path(scan.__file__)
+_STATUSES = ("scanned", "skipped", "error")  # scan._Outcome's first item
+STRINGS = {
+    "en": {
+        "stats": "Scanned {scanned} {word}, took {reused} from the cache ({folder})",
+        "stats_off": "Scanned {scanned} {word} (no cache)",
+        "file_one": "file",
+        "file_many": "files",
+    },
+    "zh": {
+        "stats": "扫描了 {scanned} 个文件，{reused} 个取自缓存（{folder}）",
+        "stats_off": "扫描了 {scanned} 个文件（未使用缓存）",
+        "file_one": "",
+        "file_many": "",
+    },
+}
+
+
+class ScanCache:
+    """Given to scan.scan(cache=...): outcomes of unchanged files come from here, the others
+    from the scanner, and are kept for next time (save())."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.scanned = 0  # files handed to the scanner
+        self.reused = 0  # files whose outcome came from the cache
+        self._digest: str | None = None
+        self._entries: dict[str, dict] = {}
+        self._changed = False
+
+    def outcomes(self, jobs: list, config, run) -> list:
+        """The outcome of every job, in order: from the cache where an entry is valid, else
+        from run(the other jobs), the scanner's own way of running them."""
+        self._load(configuration_digest(config))
+        contents = [_content_hash(job.path) for job in jobs]
+        keys = [_job_key(job) for job in jobs]
+        outcomes = [_decoded(self._entries.get(key), content) for key, content in zip(keys, contents, strict=True)]
+        missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
+        for position, outcome in zip(missing, run([jobs[p] for p in missing]), strict=True):
+            outcomes[position] = outcome
+            if contents[position] is not None:  # an unreadable file is asked again next time
+                self._entries[keys[position]] = {
+                    "file": os.path.abspath(jobs[position].path),
+                    "content": contents[position],
+                    "outcome": _encode(outcome),
+                }
+                self._changed = True
+        self.scanned += len(missing)
+        self.reused += len(jobs) - len(missing)
+        return outcomes
+
+    def _load(self, digest: str) -> None:
+        """The entries of the cache file, when they were made with this configuration."""
+        if self._digest == digest:
+            return
+        self._digest, self._entries = digest, {}
+        try:
+            document = json.loads((self.folder / _FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # none yet, or unreadable: every file is scanned and the file written anew
+        if (
+            isinstance(document, dict)
+            and document.get("digest") == digest
+            and isinstance(document.get("entries"), dict)
+        ):
+            self._entries = document["entries"]
+
+    def save(self) -> str | None:
+        """Write the cache when this run added to it; entries of files that no longer exist are
+        dropped. Returns why it could not be written (the run itself is not affected), else None."""
+        if not self._changed:
+            return None
+        entries = {
+            key: entry
+            for key, entry in self._entries.items()
+            if isinstance(entry, dict) and isinstance(entry.get("file"), str) and os.path.exists(entry["file"])
+        }
+        document = {"format": _FORMAT, "digest": self._digest, "entries": entries}
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"
+            if not ignore.exists():  # a cache is not something to commit
+                write_text(ignore, "# written by releasekb check\n*\n")
+            write_text(self.folder / _FILE, json.dumps(document, ensure_ascii=False, separators=(",", ":")))
+        except (OSError, WriteFailed) as error:
+            return str(error)
+        self._changed = False
+        return None
+
+
+def configuration_digest(config) -> str:
+    """What, besides a file, decides what the scanner finds in it."""
+    identity = {
+        "format": _FORMAT,
+        "python": list(sys.version_info[:2]),
+        "scanner": hashlib.blake2b(_SCANNER_SOURCE.read_bytes(), digest_size=16).hexdigest(),
+        "config": _canonical(config),
+    }
+    return hashlib.blake2b(json.dumps(identity, sort_keys=True).encode(), digest_size=16).hexdigest()
+
+
+def _canonical(value):
+    """A JSON form of the scanner's configuration that is the same in every run: sets sorted
+    (their order changes with the hash seed), patterns by their text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__name__, {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}]
+    if isinstance(value, dict):
+        return sorted(([_canonical(key), _canonical(item)] for key, item in value.items()), key=json.dumps)
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted((_canonical(item) for item in value), key=json.dumps)]
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    if isinstance(value, re.Pattern):
+        return ["pattern", _canonical(value.pattern), value.flags]
+    if isinstance(value, bytes):
+        return ["bytes", value.hex()]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)  # unknown: an address in it changes every run, so the cache is never wrong
+
+
+def _content_hash(path: str) -> str | None:
+    try:
+        with open(path, "rb") as stream:
+            return hashlib.file_digest(stream, "blake2b").hexdigest()[:32]
+    except OSError:
+        return None
+
+
+def _job_key(job) -> str:
+    return json.dumps([os.path.abspath(job.path), _canonical(job)])
+
+
+# --------------------------------------------------------------------------- outcomes as JSON
+# An outcome is (status, uses, errors) of scan's dataclasses; they are written with their class
+# name and fields, and read back only as dataclasses of the scan module.
+
+
+def _encode(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"class": type(value).__name__, "fields": fields}
+    if isinstance(value, (set, frozenset)):
+        return {"frozenset": sorted((_encode(item) for item in value), key=json.dumps)}
+    if isinstance(value, tuple):
+        return {"tuple": [_encode(item) for item in value]}
+    if isinstance(value, list):
+        return [_encode(item) for item in value]
+    return value
+
+
+def _decode(value):
+    if isinstance(value, list):
+        return [_decode(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if "frozenset" in value:
+        return frozenset(_decode(item) for item in value["frozenset"])
+    if "tuple" in value:
+        return tuple(_decode(item) for item in value["tuple"])
+    cls = getattr(scan, value["class"])
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == scan.__name__):
+        raise TypeError(f"not a scanner class: {value['class']}")
+    return cls(**{name: _decode(item) for name, item in value["fields"].items()})
+
+
+def _decoded(entry, content: str | None):
+    """The outcome an entry holds, when it is for this content and can be read; else None."""
+    if content is None or not isinstance(entry, dict) or entry.get("content") != content:
+        return None
+    try:
+        status, uses, errors = _decode(entry["outcome"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None  # a damaged or hand-edited entry: scan the file again
+    if status not in _STATUSES or not _all(uses, scan.Use) or not _all(errors, scan.FileError):
+        return None
+    return status, uses, errors
+
+
+def _all(items, cls: type) -> bool:
+    return isinstance(items, list) and all(isinstance(item, cls) for item in items)
+
+
+def stats_line(cache: ScanCache | None, lang: str, scanned_without_cache: int = 0) -> str:
+    """How many files the scanner read and how many came from the cache (--stats)."""
+    t = STRINGS[lang]
+    scanned = cache.scanned if cache else scanned_without_cache
+    word = t["file_one"] if scanned == 1 else t["file_many"]
+    if cache is None:
+        return t["stats_off"].format(scanned=scanned, word=word)
+    return t["stats"].format(scanned=scanned, word=word, reused=cache.reused, folder=cache.folder)

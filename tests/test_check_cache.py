@@ -1,0 +1,178 @@
+"""The cache of `releasekb check`: a second run over an unchanged tree parses nothing.
+
+Work is counted, never timed: the scanner's parse function is wrapped to count its calls (the
+tree stays below scan.PARALLEL_THRESHOLD, so it runs in this process), and `--stats` says how
+many files went to the scanner when a process pool does the work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from helpers import REAL_RELEASES, real_data, run_check, write_tree
+from releasekb import scan
+
+RANGE = ("--from", "1.4", "--to", "1.7")
+USES = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
+TREE = {
+    "src/a.py": USES,
+    "src/b.py": "import torch\nmethod = torch.Tensor.masked_copy_\n",
+    "src/c.py": "print('no product here')\n",  # never parsed: it does not mention torch
+    "src/d.ipynb": json.dumps({"cells": [{"cell_type": "code", "source": USES}], "metadata": {}}),
+}
+
+
+@pytest.fixture
+def parses(monkeypatch) -> list[str]:
+    """The files (notebook cells) the scanner parses, in order."""
+    parsed: list[str] = []
+    original = scan._parse
+
+    def counting(text, rel):
+        parsed.append(rel)
+        return original(text, rel)
+
+    monkeypatch.setattr(scan, "_parse", counting)
+    return parsed
+
+
+def checked(capsys, *args: str, data=REAL_RELEASES) -> dict:
+    status, out, err = run_check(capsys, "src", *RANGE, "--format", "json", *args, data=data)
+    assert status in (0, 1), err
+    return json.loads(out)
+
+
+def test_a_second_run_over_an_unchanged_tree_parses_nothing(checked_project, capsys, parses):
+    write_tree(checked_project, TREE)
+    first = checked(capsys)
+    assert sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    parses.clear()
+    second = checked(capsys)
+    assert parses == [] and second == first and len(first["findings"]) == 3
+    assert (checked_project / ".releasekb_cache" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+    _, _, err = run_check(capsys, "src", *RANGE, "--stats")
+    assert "Scanned 0 files, took 4 from the cache" in err
+
+
+def test_only_a_changed_file_is_parsed_again(checked_project, capsys, parses):
+    write_tree(checked_project, TREE)
+    checked(capsys)
+    parses.clear()
+    (checked_project / "src" / "b.py").write_text("import torch\n\n\nmethod = torch.Tensor.masked_copy_\n")
+    report = checked(capsys)
+    assert parses == ["b.py"]
+    assert [(f["path"], f["line"]) for f in report["findings"] if f["api"] == "torch.Tensor.masked_copy_"] == [
+        ("src/b.py", 4)
+    ]
+
+
+def test_a_knowledge_base_with_other_apis_parses_again_and_new_wording_needs_no_parse(
+    checked_project, tmp_path, capsys, parses
+):
+    write_tree(checked_project, TREE)
+    checked(capsys)
+    parses.clear()
+    reworded = real_data(
+        tmp_path / "reworded", {"0.2.yaml": [("Replace calls to `masked_copy_`", "Change `masked_copy_`")]}
+    )
+    report = checked(capsys, data=reworded)
+    assert parses == []  # what the scanner looks for is the same: the findings are worked out afresh
+    assert any(f["migration"] and f["migration"]["en"].startswith("Change `masked_copy_`") for f in report["findings"])
+    more_apis = real_data(
+        tmp_path / "more",
+        {"0.2.yaml": [("{name: torch.Tensor.masked_copy_,", "torch.nothing, {name: torch.Tensor.masked_copy_,")]},
+    )
+    checked(capsys, data=more_apis)
+    assert sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+
+
+def test_another_confidence_parses_again(checked_project, capsys, parses):
+    write_tree(checked_project, TREE)
+    checked(capsys)
+    parses.clear()
+    checked(capsys, "--confidence", "low")
+    assert sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    parses.clear()
+    checked(capsys, "--confidence", "low")
+    assert parses == []
+
+
+def test_a_damaged_cache_is_ignored_and_only_damaged_entries_are_scanned_again(checked_project, capsys, parses):
+    write_tree(checked_project, TREE)
+    cache = checked_project / ".releasekb_cache" / "scan.json"
+    expected = checked(capsys)
+    cache.write_text("{ not json", encoding="utf-8")
+    parses.clear()
+    assert checked(capsys) == expected and len(parses) == 3
+    document = json.loads(cache.read_text(encoding="utf-8"))  # written anew, whole
+    entries = document["entries"]
+    for key, entry in entries.items():
+        if entry["file"].endswith("a.py"):
+            entry["outcome"] = {"class": "Path", "fields": {"args": "/etc"}}  # not one of the scanner's classes
+        elif entry["file"].endswith("b.py"):
+            entry["outcome"]["tuple"][1] = [1, 2]  # not uses
+        elif entry["file"].endswith("d.ipynb"):
+            entries[key] = "garbage"
+    cache.write_text(json.dumps(document), encoding="utf-8")
+    parses.clear()
+    assert checked(capsys) == expected and sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    parses.clear()
+    checked(capsys)
+    assert parses == []
+
+
+def test_a_tree_scanned_by_a_process_pool_is_cached_too(checked_project, capsys):
+    files = {f"src/m{number}.py": USES for number in range(scan.PARALLEL_THRESHOLD + 10)}
+    write_tree(checked_project, files)
+    count = len(files)
+    _, out, err = run_check(capsys, "src", *RANGE, "--stats")
+    assert f"Scanned {count} files, took 0 from the cache" in err and f"{count} deprecated" in out
+    _, out, err = run_check(capsys, "src", *RANGE, "--stats", "--lang", "zh")
+    assert f"扫描了 0 个文件，{count} 个取自缓存" in err and f"已弃用 {count} 项" in out
+
+
+def test_no_cache_and_another_cache_folder(checked_project, tmp_path, capsys):
+    write_tree(checked_project, TREE)
+    _, _, err = run_check(capsys, "src", *RANGE, "--no-cache", "--stats")
+    assert "Scanned 4 files (no cache)" in err and not (checked_project / ".releasekb_cache").exists()
+    elsewhere = tmp_path / "cache"
+    run_check(capsys, "src", *RANGE, "--cache-dir", str(elsewhere))
+    _, _, err = run_check(capsys, "src", *RANGE, "--cache-dir", str(elsewhere), "--stats")
+    assert "took 4 from the cache" in err and (elsewhere / "scan.json").is_file()
+    assert not (checked_project / ".releasekb_cache").exists()
+
+
+def test_a_cache_that_cannot_be_written_is_a_warning_not_a_failure(checked_project, capsys):
+    write_tree(checked_project, {**TREE, "a-file": ""})
+    status, out, err = run_check(capsys, "src", *RANGE, "--cache-dir", "a-file/cache")
+    assert status == 1 and "3 deprecated" in out
+    assert "releasekb check: the cache was not written (" in err and "the next run scans again" in err
+
+
+def test_the_configuration_digest_is_the_same_in_every_process():
+    """Sets are ordered by a random hash seed in each process: the digest must not depend on it."""
+    script = (
+        "from pathlib import Path\n"
+        "from releasekb import check, check_cache, scan\n"
+        f"index = check.open_index(None, Path({str(REAL_RELEASES)!r}))\n"
+        "targets = [scan.Target(name, use) for name, use in index.records]\n"
+        "roots = scan.Roots(tuple(index.code_roots['python']), ('torch::',))\n"
+        "print(check_cache.configuration_digest(scan._build_config(targets, roots, 'low')))\n"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1
