@@ -39,6 +39,7 @@ from releasekb import afterwards, leftovers
 from releasekb.catalog import Catalog
 from releasekb.cjk import HAN, is_all_han
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.markup import text_of
 from releasekb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
@@ -242,7 +243,7 @@ class PagefindFeed:
         if (page.meta.get("search") or {}).get("exclude") or page.content is None:
             self.documents.pop(page.file.src_uri, None)
             return
-        title = html.unescape(re.sub(r"<[^>]+>", "", page.title or ""))
+        title = text_of(page.title or "")
         filters = self.filters.get(page.file.src_uri, ())
         meta = self.meta.get(page.file.src_uri, ())
         self.documents[page.file.src_uri] = SearchDocument(page.url, title, page.content, filters, meta)
