@@ -288,8 +288,8 @@ def pagefind_executable() -> Path:
 
 # The pages written for Pagefind are kept in the project, beside its MkDocs configuration, for
 # the next index: a build then writes only the pages that changed. Writing and deleting all of
-# them every build cost a fifth of a repeated 40x60 build, on a file system slow to make files
-# soon after many were deleted (ext4 without a journal, as on the development machine).
+# them every build was a large part of a repeated build on file systems slow to make files soon
+# after many were deleted (the bench's rebuild column shows it).
 PAGES_CACHE = Path(".releasekb-cache") / "search-pages"
 # When that folder is in use (a build beside a serve of the same project): a temporary one.
 TEMPORARY_PAGES_FOLDER = "releasekb-search-pages-"
