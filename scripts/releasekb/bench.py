@@ -811,7 +811,8 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
         # Every shape's first build and baseline before any rebuild or serve, which delete
         # thousands of files (a rebuild replaces its site; serve removes its own when it stops).
         # Some file systems make files slowly for minutes after many were deleted: a build would
-        # be timed by what the bench measured before it. (A previous bench's clean-up, just before, has that effect too.)
+        # be timed by what the bench measured before it. (A previous bench's clean-up, just
+        # before, has that effect too.)
         works = {shape: (keep or Path(tmp)) / shape for shape in shapes}
         for work in works.values():
             shutil.rmtree(work, ignore_errors=True)
