@@ -11,7 +11,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from helpers import (
@@ -138,10 +137,9 @@ def test_serve_keeps_the_last_good_site_while_the_data_is_invalid(tmp_path):
             return "features[0].stability: 'stabel' is not one of stable, experimental" in log.read()
 
         wait_for(reported, 60, "the problem to be reported")
-        # served at once, and still the last good page
-        started = time.monotonic()
+        # served (fetch gives up after a few seconds: a guard against a wedged server), and still
+        # the last good page
         shown = fetch(page)
-        assert time.monotonic() - started < 5
         assert "小部件转为稳定" in shown and "坏" not in shown.split("<article", 1)[-1].split("</article>", 1)[0]
 
         release.write_text(text.replace("小部件转为稳定}", "小部件已稳定}", 1), encoding="utf-8")

@@ -420,6 +420,10 @@ class Feature:
         part_events = [ev for part in self.parts for ev in part.events if ev.kind == "addition"]
         return sorted(self.events + part_events, key=lambda ev: (ev.release.order, ev.entry.position))
 
+    def is_part_event(self, event: Event) -> bool:
+        """True for a timeline line that introduces one of the feature's parts (it names the part)."""
+        return event.feature is not self
+
 
 @dataclass(eq=False)
 class Event:

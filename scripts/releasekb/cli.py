@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from releasekb.atomic import WriteFailed
 from releasekb.engine import AUTO, ENGINES, EngineError, select
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from releasekb.problems import FORMATS, DataError
@@ -36,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return EXIT_INVALID
+    except WriteFailed as error:  # a full disk, a read-only folder: the old file is intact
+        print(f"releasekb {args.command}: {error}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     # that tools appending arguments, such as pre-commit's `args:`, can set it.
     data_after = argparse.ArgumentParser(add_help=False)
     data_after.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=data_help)
-    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
         return commands.add_parser(name, help=help, parents=[data_after])
@@ -361,11 +365,7 @@ def _contract(args) -> int:
             file=sys.stderr,
         )
     if args.append:
-        try:
-            write_list(committed_file, sorted({*committed, *generated}))
-        except OSError as error:
-            print(f"{committed_file}: cannot write it ({error.strerror})", file=sys.stderr)
-            return EXIT_USAGE
+        write_list(committed_file, sorted({*committed, *generated}))
         print(f"{committed_file}: {len(new)} address{'es' if len(new) != 1 else ''} appended")
     else:
         for address in new:

@@ -14,12 +14,10 @@ anchors included.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from releasekb import publish
+from releasekb import atomic, publish
 from releasekb.catalog import Catalog
 from releasekb.i18n import LANGUAGES
 from releasekb.urls import feature_path, level_path, page_url, release_path, site_path
@@ -84,15 +82,7 @@ def contract_text(catalog: Catalog) -> str:
 
 
 def write_list(path: Path, addresses: Iterable[str]) -> None:
-    """Write the committed list (header, one address per line) to a temporary file in its folder,
-    then rename that over it: an interrupted run leaves the old list or the new one, never half a
-    list whose lost addresses nothing would notice. Creates the file when there is none."""
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(HEADER + "".join(address + "\n" for address in addresses), encoding="utf-8")
-        if path.exists():
-            shutil.copymode(path, temporary)  # the list keeps its permissions
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)  # only there when something failed
+    """Write the committed list (header, one address per line) in one step: an interrupted run
+    leaves the old list or the new one, never half a list whose lost addresses nothing would
+    notice. Creates the file when there is none; raises atomic.WriteFailed."""
+    atomic.write_text(Path(path), HEADER + "".join(address + "\n" for address in addresses))

@@ -14,6 +14,7 @@ from typing import get_args, get_origin
 
 from pydantic import BaseModel
 
+from releasekb import atomic
 from releasekb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile, Text
 from releasekb.validate import load_project
 
@@ -59,7 +60,7 @@ def write_schemas(data_dir: Path, check: bool = False) -> list[Path]:
             continue
         stale.append(path)
         if not check:
-            path.write_text(text, encoding="utf-8")
+            atomic.write_text(path, text)
     return stale
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from releasekb import atomic
 from releasekb.loader import load_document
 from releasekb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
 from releasekb.schema import write_schemas
@@ -82,7 +83,8 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
         + [f"#   {key}: {project.areas[key].en}" for key in areas]
     )
     write_schemas(data_dir)  # the schema the first line names, with this project's vocabularies
-    path.write_text(
+    atomic.write_text(
+        path,
         SKELETON.format(
             schema_comment=SCHEMA_COMMENT,
             origin=f"release {origin}" if earlier else "project.yaml (there is no earlier release)",
@@ -93,7 +95,6 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
             area=areas[0],
             stability_line=stability_line,
         ),
-        encoding="utf-8",
     )
     return path
 

@@ -19,6 +19,8 @@ import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from releasekb import atomic
+
 STARTER_DIR = Path(__file__).parent / "starter"
 RELEASE_TEMPLATE = "releases/RELEASE.yaml"
 # A product name goes into YAML strings, Markdown and titles as it is: printable, no quotes.
@@ -85,12 +87,11 @@ def init(folder: Path, product: str, release: str = "1.0", today: datetime.date 
     existing = sorted(str(folder / path) for path in files if (folder / path).exists())
     if existing:
         raise InitError("these files exist already (init never overwrites a file): " + ", ".join(existing))
-    written = []
-    for path, text in files.items():
-        target = folder / path
+    targets = {folder / path: text for path, text in files.items()}
+    for target in targets:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        written.append(target)
+    atomic.write_files(targets)  # all files or none, as far as the disk allows
+    written = list(targets)
     from releasekb.schema import write_schemas
 
     written += write_schemas(folder / "releases")

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from releasekb import atomic
 from releasekb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from releasekb.loader import Location, format_location
@@ -164,7 +165,7 @@ _REWRITE_HINT = (
 def write_records(data_dir: Path, records: Records) -> Path:
     path = Path(data_dir) / LOCK_FILE
     content = {"about": _ABOUT, **{lang: dict(sorted(records.get(lang, {}).items())) for lang in TRANSLATED_LANGUAGES}}
-    path.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic.write_text(path, json.dumps(content, indent=1, ensure_ascii=False) + "\n")
     return path
 
 
