@@ -486,10 +486,10 @@ def test_a_bad_index_is_exit_2(code, capsys, tmp_path, real_catalog):
     future = tmp_path / "future.json"
     future.write_text(json.dumps({**apiindex.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8")
     partial = tmp_path / "partial.json"
-    partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P"}, "apis": []}), encoding="utf-8")
+    partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P", "zh": "P"}, "apis": []}), "utf-8")
     for source, message in (
         (not_json, "not JSON"),
-        (partial, "not a complete API index (no 'releases')"),
+        (partial, f"index {partial}: does not follow the API schema (/api/schema/v1.json) at the top: 'releases' is"),
         (future, "schema_version 99, this releasekb reads 1"),
         (tmp_path / "absent.json", "cannot read it"),
         ("http://127.0.0.1:9/api/apis.json", "cannot fetch it"),

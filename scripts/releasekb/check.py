@@ -234,19 +234,16 @@ class ApiIndex:
         return max(published, key=lambda item: self.order[item[0]], default=None)
 
 
-def open_index(index_source: str | None, data_dir: Path, site_url: str = "") -> ApiIndex:
-    """The API index from a published apis.json (--index: a file or an http(s) address), else
-    built from the data folder, as the site would publish it. Raises apiindex.IndexUnreadable or
-    problems.DataError when it cannot be read."""
+def open_index(index_source: str | None, data_dir: Path, site_url: str = "", timeout: float | None = None) -> ApiIndex:
+    """The API index from a published apis.json (--index: a file or an http(s) address, read
+    within `timeout` seconds), else built from the data folder, as the site would publish it.
+    Raises apiindex.IndexUnreadable or problems.DataError when it cannot be read."""
     from releasekb import apiindex
     from releasekb.model import suggested_code_section
 
     if index_source:
-        document = apiindex.load_index(index_source)
-        try:
-            index = ApiIndex(document, index_source)
-        except (KeyError, TypeError, AttributeError) as error:  # a hand-made or truncated file
-            raise apiindex.IndexUnreadable(f"{index_source}: not a complete API index (no {error})") from None
+        # load_index checks the schema and every reference: ApiIndex and the findings rely on both
+        index = ApiIndex(apiindex.load_index(index_source, timeout or apiindex.DEFAULT_TIMEOUT_SECONDS), index_source)
         where = "its knowledge base needs `code.roots` in project.yaml"
     else:
         from releasekb.pipeline import load_catalog

@@ -173,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
         "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
         "     breaking change already in effect at --from: the code runs there already)\n"
         "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
-        "     knowledge base that cannot be read or declares no code roots\n\n"
+        "     knowledge base that cannot be read or declares no code roots; an --index that cannot be\n"
+        "     fetched in time, is too large or is not a valid API index: `index SOURCE: what is wrong`\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
@@ -207,6 +208,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--index", metavar="FILE_OR_URL", help="a published api/apis.json instead of the data folder (--data)"
+    )
+    check.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="with an http(s) --index: the most the whole download may take (default: 30)",
     )
     check.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (stdout: the summary)")
     check.add_argument(
@@ -451,21 +459,33 @@ def _new(args) -> int:
     return EXIT_OK
 
 
+def _seconds(text: str) -> float:
+    """--timeout's value: a positive number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
+
+
 def _check(args) -> int:
     from releasekb.apiindex import IndexUnreadable
     from releasekb.check import CheckUsage, open_index, resolve_options, run_check
     from releasekb.check_output import write
+    from releasekb.safe_text import visible
 
     missing = [path for path in args.paths if not os.path.exists(path)]
     try:
         if missing:
             raise CheckUsage(f"no such file or folder: {', '.join(missing)}")
-        index = open_index(args.index, args.data, args.site_url)
+        index = open_index(args.index, args.data, args.site_url, timeout=args.timeout)
         options = resolve_options(
             index, args.old, args.new, args.max_stability, args.fail_on, args.lang, only=args.only
         )
-    except (CheckUsage, IndexUnreadable) as error:
-        print(f"releasekb check: {error}", file=sys.stderr)
+    except (CheckUsage, IndexUnreadable) as error:  # may quote the index: one safe line
+        print(f"releasekb check: {visible(error)}", file=sys.stderr)
         return EXIT_USAGE
     except DataError as error:  # the knowledge base, not the user's code: wrong usage of check
         print(error.report(), file=sys.stderr)

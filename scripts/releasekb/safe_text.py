@@ -67,3 +67,15 @@ def github_log_line(value: object) -> str:
     makes it start with '::'."""
     text = visible(value)
     return " " + text if text.startswith("::") else text
+
+
+# What json.dumps(ensure_ascii=False) writes as it is: it escapes the C0 controls only.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def json_text(serialized: str) -> str:
+    """JSON text from json.dumps(ensure_ascii=False), with DEL, the C1 controls and the
+    characters that reorder text written as \\u escapes too: the same document once decoded,
+    and nothing a terminal acts on when the report is printed. (These characters can only be
+    inside strings there, where an escape means the same character.)"""
+    return _UNSAFE_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", serialized)
