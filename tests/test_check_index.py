@@ -615,6 +615,6 @@ def test_coloured_text_has_only_our_colour_codes(code, tmp_path, real_index):
 
 def test_json_text_escapes_what_json_dumps_leaves():
     value = {"title": "a\x1bb\x7fc\x9bd\u202ee\u2028f"}
-    text = safe_text.json_text(json.dumps(value, ensure_ascii=False, indent=1))
+    text = safe_text.json_escaped(json.dumps(value, ensure_ascii=False, indent=1))
     assert "\\u001b" in text and "\\u007f" in text and "\\u009b" in text and "\\u202e" in text
     assert not safe_text.has_unsafe(text) and json.loads(text) == value

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from releasekb.check import KINDS, STRINGS, UNREADABLE, Finding, Report, scanner_text
-from releasekb.safe_text import github_command, github_log_line, json_text, visible
+from releasekb.safe_text import github_command, github_log_line, json_escaped, visible
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).parent / "check_schema.json"
@@ -36,9 +36,9 @@ def render(report: Report, output_format: str, *, colour: bool = False) -> str:
     can hold control characters: each format writes them so that a terminal or CI log shows
     them rather than acting on them (JSON and SARIF escape them, and keep them once decoded)."""
     if output_format == "json":
-        return json_text(json.dumps(json_report(report), ensure_ascii=False, indent=1)) + "\n"
+        return json_escaped(json.dumps(json_report(report), ensure_ascii=False, indent=1)) + "\n"
     if output_format == "sarif":
-        return json_text(json.dumps(sarif_report(report), ensure_ascii=False, indent=1)) + "\n"
+        return json_escaped(json.dumps(sarif_report(report), ensure_ascii=False, indent=1)) + "\n"
     if output_format == "github":
         return "".join(line + "\n" for line in github_annotations(report))
     return text_report(report, colour=colour)

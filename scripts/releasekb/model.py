@@ -130,6 +130,20 @@ Text = create_model(
 )
 
 
+class _Multiline:
+    """The marker of a multi-line text (see TextBlock); pydantic ignores it."""
+
+    def __repr__(self) -> str:
+        return "MULTILINE"
+
+
+MULTILINE = _Multiline()
+# A text written over several lines, where a block scalar (`>-`, `|`) is normal: summaries,
+# migrations and descriptions. Line breaks and tabs are allowed in these and in no other value
+# (the loader refuses them elsewhere: a title, a name or an id is one line wherever it is shown).
+TextBlock = Annotated[Text, MULTILINE]
+
+
 class Link(Strict):
     kind: Literal[LINK_KINDS]
     url: Url
@@ -175,7 +189,7 @@ class Entry(Strict):
     # ("... becomes stable"). Feature pages use the latest name, else the first title.
     name: Text | None = None
     title: Text
-    summary: Text
+    summary: TextBlock
     # Canonical, fully qualified names (`torch.nn.functional.grid_sample`, `torch::class_`),
     # under a root declared in project.yaml's `code:`.
     apis: list[NonEmptyText | ApiUse] = []
@@ -206,7 +220,7 @@ class ChangeEntry(Entry):
     # the data describes: older than the first release (Python 2 support), or behaviour rather
     # than a feature (a default that changed).
     standalone: bool = False
-    migration: Text
+    migration: TextBlock
 
 
 class ReleaseFile(Strict):
@@ -214,7 +228,7 @@ class ReleaseFile(Strict):
     date: Date
     scheme: Scheme
     title: Text
-    summary: Text
+    summary: TextBlock
     sources: list[Source] = Field(min_length=1)
     highlights: list[Slug] = []
     features: list[FeatureEntry] = []
@@ -234,7 +248,7 @@ class Label(Strict):
         "labels of equal rank are the same level."
     )
     name: Text = Field(description="The label as readers see it.")
-    description: Text = Field(description="What depending on a feature at this level means.")
+    description: TextBlock = Field(description="What depending on a feature at this level means.")
 
 
 class StabilityConfig(Strict):
