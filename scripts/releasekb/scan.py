@@ -4,7 +4,10 @@ The scanner knows nothing about releases: it is given fully qualified names (`Ta
 top-level packages they live under (`Roots`), and returns where the code uses them (`Use`).
 Python files and notebooks are parsed with `ast`, so that aliases, shadowing, strings and
 comments are handled the way Python sees them; other files (C++ sources named by `include`)
-are searched for whole tokens such as `torch::class_`.
+are searched for whole tokens such as `torch::class_`. A call's use records how it passes its
+arguments (`CallArguments`), so that a change that concerns only some calls can be told apart;
+relative imports resolve against the package a file is in (found from `__init__.py` files), and
+the bodies of module-level functions see the whole module, as they do when they run.
 
 Everything here is standard library only and every worker argument is picklable, so a large
 tree can be scanned in a process pool.
@@ -708,8 +711,18 @@ class _PythonAnalyzer:
             return byte_offset + 1
         return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
 
-    def _emit(self, line: int, column: int, target: Target, written: str, resolved: str, how: str, level: str, *,
-              arguments: CallArguments | None = None):  # fmt: skip
+    def _emit(
+        self,
+        line: int,
+        column: int,
+        target: Target,
+        written: str,
+        resolved: str,
+        how: str,
+        level: str,
+        *,
+        arguments: CallArguments | None = None,
+    ):
         if _RANK[level] < self.config.min_rank:
             return
         self.uses.append(
