@@ -93,8 +93,15 @@ def _record(name: str, use: str, listed: list[tuple[Entry, ApiRef]], catalog: Ca
         "replacement": replacing.replacement if replacing else None,
         # false: the replacement takes other arguments or gives other results (see the migration)
         "replacement_drop_in": replacing.drop_in if replacing else None,
-        "entries": [_entry_record(entry, site_url) for entry in dict.fromkeys(entry for entry, _ in listed)],
+        "entries": [_entry_record(entry, ref, site_url) for entry, ref in _first_ref_per_entry(listed).items()],
     }
+
+
+def _first_ref_per_entry(listed: list[tuple[Entry, ApiRef]]) -> dict[Entry, ApiRef]:
+    refs: dict[Entry, ApiRef] = {}
+    for entry, ref in listed:
+        refs.setdefault(entry, ref)
+    return refs
 
 
 def _levels(introducing: Entry | None) -> dict[str, str]:
@@ -110,7 +117,9 @@ def _levels(introducing: Entry | None) -> dict[str, str]:
     }
 
 
-def _entry_record(entry: Entry, site_url: str) -> dict:
+def _entry_record(entry: Entry, ref: ApiRef, site_url: str) -> dict:
+    """The entry as the record of one of its APIs lists it; `when` only when the entry concerns
+    some calls of the API only (absent: every use)."""
     return {
         "id": entry.id,
         "release": entry.release.version,
@@ -121,6 +130,7 @@ def _entry_record(entry: Entry, site_url: str) -> dict:
         "migration": dict(entry.migration) if entry.migration else None,
         "urls": api.release_urls(site_url, entry.release.version, entry.id),
         "feature_urls": api.feature_urls(site_url, entry.feature.id),
+        **({"when": ref.when.as_dict()} if ref.when else {}),
     }
 
 

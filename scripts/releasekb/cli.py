@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -195,6 +196,13 @@ def _parser() -> argparse.ArgumentParser:
         "--include", action="append", default=[], metavar="GLOB", help="also check matching files (C++: '*.cpp')"
     )
     check.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip matching files")
+    check.add_argument(
+        "--max-file-size",
+        type=_file_size,
+        default="5MB",
+        metavar="SIZE",
+        help="skip (and report) files larger than this: 5MB (the default), 500KB, or a number of bytes",
+    )
     check.add_argument(
         "--only",
         metavar="IDS",
@@ -470,6 +478,17 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+_SIZE_UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3}
+
+
+def _file_size(text: str) -> int:
+    """'5MB', '500 KB', '1048576' -> bytes (1 KB is 1,000 bytes, as in the data files' limit)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?B?)\s*", text, re.IGNORECASE)
+    if match is None or match.group(2).upper() not in _SIZE_UNITS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write it as 5MB, 500KB or a number of bytes")
+    return int(match.group(1)) * _SIZE_UNITS[match.group(2).upper()]
+
+
 def _check(args) -> int:
     from releasekb.apiindex import IndexUnreadable
     from releasekb.check import CheckUsage, open_index, resolve_options, run_check
@@ -492,7 +511,13 @@ def _check(args) -> int:
         print(f"releasekb check: the knowledge base in {args.data} is invalid (see above)", file=sys.stderr)
         return EXIT_USAGE
     report = run_check(
-        index, options, args.paths, include=args.include, exclude=args.exclude, confidence=args.confidence
+        index,
+        options,
+        args.paths,
+        include=args.include,
+        exclude=args.exclude,
+        confidence=args.confidence,
+        max_file_size=args.max_file_size,
     )
     output_format = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     write(report, output_format, args.output, sys.stdout)
