@@ -64,13 +64,13 @@ class ScanCache:
         """The outcome of every job, in order: from the cache where an entry is valid, else
         from run(the other jobs), the scanner's own way of running them."""
         self._load(configuration_digest(config))
-        contents = [_content_hash(job.path) for job in jobs]
+        contents = [_content_hash(job.path, config.max_file_size) for job in jobs]
         keys = [_job_key(job) for job in jobs]
         outcomes = [_decoded(self._entries.get(key), content) for key, content in zip(keys, contents, strict=True)]
         missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
         for position, outcome in zip(missing, run([jobs[p] for p in missing]), strict=True):
             outcomes[position] = outcome
-            if contents[position] is not None:  # an unreadable file is asked again next time
+            if contents[position] is not None:  # an unreadable or too large file is asked again next time
                 self._entries[keys[position]] = {
                     "file": os.path.abspath(jobs[position].path),
                     "content": contents[position],
@@ -151,9 +151,13 @@ def _canonical(value):
     return repr(value)  # unknown: an address in it changes every run, so the cache is never wrong
 
 
-def _content_hash(path: str) -> str | None:
+def _content_hash(path: str, limit: int | None) -> str | None:
+    """A hash of the file's bytes; None when it cannot be read, or is over the scanner's size
+    limit (the scanner reports it unread, so the cache does not read it either)."""
     try:
         with open(path, "rb") as stream:
+            if limit is not None and os.fstat(stream.fileno()).st_size > limit:
+                return None
             return hashlib.file_digest(stream, "blake2b").hexdigest()[:32]
     except OSError:
         return None
