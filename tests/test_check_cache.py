@@ -24,7 +24,10 @@ TREE = {
     "src/b.py": "import torch\nmethod = torch.Tensor.masked_copy_\n",
     "src/c.py": "print('no product here')\n",  # never parsed: it does not mention torch
     "src/d.ipynb": json.dumps({"cells": [{"cell_type": "code", "source": USES}], "metadata": {}}),
+    # how a call passes its arguments is part of what is cached: only the first call is reported
+    "src/e.py": "import torch\ntotal = torch.sum(x, dim=1)\nkept = torch.sum(x, 1, keepdim=True)\n",
 }
+PARSED = ["a.py", "b.py", "d.ipynb", "e.py"]
 
 
 @pytest.fixture
@@ -50,13 +53,14 @@ def checked(capsys, *args: str, data=REAL_RELEASES) -> dict:
 def test_a_second_run_over_an_unchanged_tree_parses_nothing(checked_project, capsys, parses):
     write_tree(checked_project, TREE)
     first = checked(capsys)
-    assert sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    assert sorted(parses) == PARSED
     parses.clear()
     second = checked(capsys)
-    assert parses == [] and second == first and len(first["findings"]) == 3
+    assert parses == [] and second == first and len(first["findings"]) == 4
+    assert [f["line"] for f in second["findings"] if f["api"] == "torch.sum"] == [2]
     assert (checked_project / ".releasekb_cache" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
     _, _, err = run_check(capsys, "src", *RANGE, "--stats")
-    assert "Scanned 0 files, took 4 from the cache" in err
+    assert "Scanned 0 files, took 5 from the cache" in err
 
 
 def test_only_a_changed_file_is_parsed_again(checked_project, capsys, parses):
@@ -88,7 +92,7 @@ def test_a_knowledge_base_with_other_apis_parses_again_and_new_wording_needs_no_
         {"0.2.yaml": [("{name: torch.Tensor.masked_copy_,", "torch.nothing, {name: torch.Tensor.masked_copy_,")]},
     )
     checked(capsys, data=more_apis)
-    assert sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    assert sorted(parses) == PARSED
 
 
 def test_another_confidence_parses_again(checked_project, capsys, parses):
@@ -96,7 +100,7 @@ def test_another_confidence_parses_again(checked_project, capsys, parses):
     checked(capsys)
     parses.clear()
     checked(capsys, "--confidence", "low")
-    assert sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    assert sorted(parses) == PARSED
     parses.clear()
     checked(capsys, "--confidence", "low")
     assert parses == []
@@ -108,7 +112,7 @@ def test_a_damaged_cache_is_ignored_and_only_damaged_entries_are_scanned_again(c
     expected = checked(capsys)
     cache.write_text("{ not json", encoding="utf-8")
     parses.clear()
-    assert checked(capsys) == expected and len(parses) == 3
+    assert checked(capsys) == expected and len(parses) == 4
     document = json.loads(cache.read_text(encoding="utf-8"))  # written anew, whole
     entries = document["entries"]
     for key, entry in entries.items():
@@ -120,7 +124,7 @@ def test_a_damaged_cache_is_ignored_and_only_damaged_entries_are_scanned_again(c
             entries[key] = "garbage"
     cache.write_text(json.dumps(document), encoding="utf-8")
     parses.clear()
-    assert checked(capsys) == expected and sorted(parses) == ["a.py", "b.py", "d.ipynb"]
+    assert checked(capsys) == expected and sorted(parses) == ["a.py", "b.py", "d.ipynb"]  # e.py: its entry is intact
     parses.clear()
     checked(capsys)
     assert parses == []
@@ -139,18 +143,18 @@ def test_a_tree_scanned_by_a_process_pool_is_cached_too(checked_project, capsys)
 def test_no_cache_and_another_cache_folder(checked_project, tmp_path, capsys):
     write_tree(checked_project, TREE)
     _, _, err = run_check(capsys, "src", *RANGE, "--no-cache", "--stats")
-    assert "Scanned 4 files (no cache)" in err and not (checked_project / ".releasekb_cache").exists()
+    assert "Scanned 5 files (no cache)" in err and not (checked_project / ".releasekb_cache").exists()
     elsewhere = tmp_path / "cache"
     run_check(capsys, "src", *RANGE, "--cache-dir", str(elsewhere))
     _, _, err = run_check(capsys, "src", *RANGE, "--cache-dir", str(elsewhere), "--stats")
-    assert "took 4 from the cache" in err and (elsewhere / "scan.json").is_file()
+    assert "took 5 from the cache" in err and (elsewhere / "scan.json").is_file()
     assert not (checked_project / ".releasekb_cache").exists()
 
 
 def test_a_cache_that_cannot_be_written_is_a_warning_not_a_failure(checked_project, capsys):
     write_tree(checked_project, {**TREE, "a-file": ""})
     status, out, err = run_check(capsys, "src", *RANGE, "--cache-dir", "a-file/cache")
-    assert status == 1 and "3 deprecated" in out
+    assert status == 1 and "3 deprecated" in out and "1 breaking" in out
     assert "releasekb check: the cache was not written (" in err and "the next run scans again" in err
 
 
@@ -166,5 +170,5 @@ def test_the_cache_holds_across_processes_whatever_their_hash_seed(checked_proje
         ).stderr
         for seed in ("1", "2", "3")
     ]
-    assert "Scanned 4 files, took 0 from the cache" in runs[0]
-    assert all("Scanned 0 files, took 4 from the cache" in run for run in runs[1:]), runs
+    assert "Scanned 5 files, took 0 from the cache" in runs[0]
+    assert all("Scanned 0 files, took 5 from the cache" in run for run in runs[1:]), runs
