@@ -171,14 +171,19 @@ def _parser() -> argparse.ArgumentParser:
     check.formatter_class = argparse.RawDescriptionHelpFormatter
     check.epilog = (
         "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
-        "     breaking change already in effect at --from: the code runs there already)\n"
-        "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
-        "     knowledge base that cannot be read or declares no code roots\n\n"
+        "     change already in effect at --from: the code runs there already)\n"
+        "  1  findings of a --fail-on kind\n  2  wrong usage (a version that cannot be parsed, --from newer than\n"
+        "     --to...) or a knowledge base that cannot be read or declares no code roots\n\n"
+        "Any version works: one between releases means the latest release described before it, one after\n"
+        "the last means up to the last release described, one before the first means before anything\n"
+        "described.\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
-    check.add_argument("--from", dest="old", metavar="A", help="the release the code runs on now (default: the oldest)")
-    check.add_argument("--to", dest="new", metavar="B", help="the release to upgrade to (default: the latest)")
+    check.add_argument(
+        "--from", dest="old", metavar="A", help="the version the code runs on now (default: the oldest release)"
+    )
+    check.add_argument("--to", dest="new", metavar="B", help="the version to upgrade to (default: the latest release)")
     check.add_argument(
         "--max-stability", metavar="LEVEL", help="report used APIs ranked below this level (default: the most stable)"
     )
