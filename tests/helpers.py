@@ -17,6 +17,8 @@ import pytest
 import yaml
 
 # The browser and the static host are the package's, shared with `releasekb bench`.
+from releasekb import bench
+from releasekb.bench import command_env as command_env
 from releasekb.browser import CHROMIUM as CHROMIUM
 from releasekb.browser import CHROMIUM_ARGS as CHROMIUM_ARGS
 from releasekb.browser import chromium_unavailable_reason as chromium_unavailable_reason
@@ -145,12 +147,6 @@ def fill_skeleton(path: Path) -> None:
 # ----------------------------------------------------------------- projects and builds
 
 
-def command_env() -> dict[str, str]:
-    """The environment of every releasekb or MkDocs command the tests start (read when it starts:
-    a test may have set a variable)."""
-    return {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-
-
 def temporary_leftovers(folder: Path) -> list[str]:
     """What commands left in a temporary folder (their TMPDIR), apart from Jinja's bytecode
     cache: one folder per user, kept on purpose, so that templates compile once."""
@@ -158,21 +154,8 @@ def temporary_leftovers(folder: Path) -> list[str]:
 
 
 def copy_project(target: Path, releases: Path | None = None) -> Path:
-    """A copy of the project's site sources (configurations, hand-written docs, data); the
-    plugin, its theme and its assets come from the installed package."""
-    target.mkdir(parents=True, exist_ok=True)
-    for config in ROOT.glob("mkdocs*.yml"):  # mkdocs.yml and mkdocs.<lang>.yml
-        shutil.copy(config, target / config.name)
-    docs = target / "docs"
-    docs.mkdir()
-    for lang_dir in (ROOT / "docs").iterdir():
-        if lang_dir.is_dir():
-            (docs / lang_dir.name).mkdir()
-            for page in lang_dir.glob("*.md"):
-                if page.name != "index.md":  # index.md is generated
-                    shutil.copy(page, docs / lang_dir.name / page.name)
-    shutil.copytree(releases or REAL_RELEASES, target / "releases")
-    return target
+    """A copy of this project's site sources with `releases` (default: the real data)."""
+    return bench.copy_project(ROOT, target, releases or REAL_RELEASES)
 
 
 def run_releasekb(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -18,7 +18,6 @@ from releasekb.bench import (
     SMOKE_SHAPES,
     STAGES,
     WARM_UP_SHAPE,
-    Corpus,
     ShapeResult,
     edit_newest_release,
     measure_search,
@@ -27,6 +26,7 @@ from releasekb.bench import (
     run_measured,
     table,
 )
+from releasekb.corpus import Corpus
 
 
 def run_smoke(keep: Path) -> subprocess.CompletedProcess:

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 import yaml
 
-from helpers import data_copy
+from helpers import data_copy, line_of
 from releasekb import api, apiindex, check, check_output, publish, safe_text
 from releasekb.cli import main
 from releasekb.contract import contract_addresses
@@ -494,10 +494,10 @@ def test_a_bad_index_is_exit_2(code, capsys, tmp_path, real_catalog):
     future = tmp_path / "future.json"
     future.write_text(json.dumps({**apiindex.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8")
     partial = tmp_path / "partial.json"
-    partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P"}, "apis": []}), encoding="utf-8")
+    partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P", "zh": "P"}, "apis": []}), "utf-8")
     for source, message in (
         (not_json, "not JSON"),
-        (partial, "not a complete API index (no 'releases')"),
+        (partial, f"index {partial}: does not follow the API schema (/api/schema/v1.json) at the top: 'releases' is"),
         (future, "schema_version 99, this releasekb reads 1"),
         (tmp_path / "absent.json", "cannot read it"),
         ("http://127.0.0.1:9/api/apis.json", "cannot fetch it"),
@@ -723,7 +723,7 @@ def test_only_names_an_unknown_feature_and_the_closest_one(code, capsys):
 
 def test_a_breaking_change_already_in_effect_at_from_is_reported_but_does_not_fail(code, capsys):
     """The code runs on --from, so it has met the 0.2 keepdim change already."""
-    code(**{"reduce.py": "import torch\n\ntotal = torch.sum(x)\n"})
+    code(**{"reduce.py": "import torch\n\ntotal = torch.sum(x, 1)\n"})
     status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
     assert [(f["kind"], f["in_effect_at_from"]) for f in report["findings"]] == [("breaking", True)]
     assert status == 0 and report["failed"] is False
@@ -732,10 +732,11 @@ def test_a_breaking_change_already_in_effect_at_from_is_reported_but_does_not_fa
 
 
 def test_the_same_finding_at_many_places_says_what_to_do_once(code, capsys):
-    code(**{"reduce.py": "import torch\n\na = torch.sum(x)\nb = torch.sum(y)\nc = torch.mean(z)\n"})
+    code(**{"reduce.py": "import torch\n\na = torch.sum(x, 1)\nb = torch.sum(y, 1)\nc = torch.mean(z, 1)\n"})
     out = run(capsys, ".", "--from", "1.4", "--to", "1.7")[1]
     assert out.count("What to do: Set `torch.utils.backcompat.keepdim_warning.enabled`") == 2  # sum, mean
-    sums = out.split("`torch.sum` has a breaking change in 0.2")[1].split("`torch.mean`")[0]
+    sums = out.split("`torch.sum` called with `dim` and without `keepdim` has a breaking change in 0.2")[1]
+    sums = sums.split("`torch.mean`")[0]
     assert "      reduce.py:3:5: `torch.sum`" in sums and "      reduce.py:4:5: `torch.sum`" in sums
 
 
@@ -781,3 +782,163 @@ def test_pages_do_not_present_a_replacement_that_is_not_a_drop_in_as_a_swap(real
     # A drop-in says to use the other name.
     drop_in = "Instead of <code>torch.Tensor.masked_copy_</code>, use <code>torch.Tensor.masked_scatter_</code>."
     assert lang == "zh" or drop_in in pages["releases/0.2.md"]
+
+
+# --------------------------------------------------------------------------- a change that concerns some calls (`when`)
+
+REDUCTIONS = (
+    "import torch\n"
+    "a = torch.sum(mask)\n"  # 2: reduces every dimension, with or without keepdim
+    "b = torch.mean(x, dim=1, keepdim=True)\n"  # 3: asks for the old shape
+    "c = torch.mean(x, 1, True)\n"  # 4: the same, by position
+    "d = torch.mean(x, 1)\n"  # 5: affected
+    "e = torch.mean(x, dim=1)\n"  # 6: affected
+    "f = torch.mean(*a)\n"  # 7: cannot be told
+    "g = torch.mean(x, **kw)\n"  # 8: cannot be told
+)
+
+
+def test_the_keepdim_change_is_reported_only_for_calls_that_pass_dim_and_not_keepdim(code, capsys):
+    """Issue 29: 45 % of the breaking findings on four codebases were the 0.2 keepdim default on
+    calls it cannot affect."""
+    code(**{"reduce.py": REDUCTIONS})
+    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    found = [(f["line"], f["entry"], f["confidence"]) for f in report["findings"]]
+    assert found == [
+        (5, "reduction-keepdim-default", "high"),
+        (6, "reduction-keepdim-default", "high"),
+        (7, "reduction-keepdim-default", "medium"),
+        (8, "reduction-keepdim-default", "medium"),
+    ]
+    unknown = report["findings"][2]
+    assert unknown["how"] == f"'torch' is `import torch` (line 1); {check.UNKNOWN_ARGUMENTS}"
+    assert unknown["message"]["en"] == (
+        "`torch.mean` called with `dim` and without `keepdim` has a breaking change in 0.2: "
+        "Reductions no longer keep the reduced dimension by default (`keepdim=False`)"
+    )
+    # lower confidence: left out when only high confidence is asked for
+    _, high = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", "--confidence", "high")
+    assert [f["line"] for f in high["findings"]] == [5, 6]
+
+
+def test_a_call_condition_reads_in_chinese(code, capsys):
+    code(**{"reduce.py": "import torch\nd = torch.mean(x, 1)\nf = torch.mean(*a)\n"})
+    out = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--lang", "zh")[1]
+    assert "    传入 `dim` 而未传入 `keepdim` 的 `torch.mean` 调用在 0.2 中有不兼容变更：" in out
+    assert (
+        "      reduce.py:3:5: `torch.mean`（'torch' 来自第 1 行的 `import torch`；此处无法得知调用的参数"
+        "（`*args`、`**kwargs`，或并非调用），因此无法判断该条目是否涉及这次调用，置信度中）" in out
+    )
+
+
+def test_the_index_and_its_schema_carry_the_call_condition(real_catalog):
+    records = {(r["name"], r["use"]): r for r in apiindex.index_document(real_catalog, "")["apis"]}
+    entry = next(e for e in records[("torch.mean", "call")]["entries"] if e["id"] == "reduction-keepdim-default")
+    assert entry["when"] == {"params": ["input", "dim", "keepdim"], "passed": ["dim"], "not_passed": ["keepdim"]}
+    assert "when" not in records[("torch.fft", "call")]["entries"][0]  # absent: every use
+    assert "when" in api.schema()["$defs"]["api_entry"]["properties"]
+    assert ("torch.sum", "any") not in records
+
+
+@pytest.mark.parametrize(
+    ("arguments", "concerns"),
+    [
+        ("x", False),
+        ("x, 1", True),
+        ("x, keepdim=True", False),
+        ("x, 1, dtype=t", False),
+        ("x, 1, 2", True),  # dtype comes after `*`: a third argument by position is not dtype
+        ("x, 1, *rest", True),  # nor is one unpacked from *rest
+        ("x, *rest", None),  # dim may be in rest
+        ("x, 1, **kw", None),  # dtype may be in kw
+        ("x, dtype=t, **kw", False),
+    ],
+)
+def test_a_keyword_only_parameter_is_never_given_by_position(code, capsys, tmp_path, arguments, concerns):
+    when = "{params: [input, dim, '*', dtype], passed: [dim], not_passed: [dtype]}"
+    data = data_copy(
+        REAL_KB,
+        tmp_path,
+        {"0.2.yaml": [("{params: [input, dim, keepdim], passed: [dim], not_passed: [keepdim]}", when)]},
+    )
+    code(**{"reduce.py": f"import torch\nv = torch.sum({arguments})\n"})
+    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", kb=data)
+    expected = {True: ["high"], None: ["medium"], False: []}[concerns]
+    assert [f["confidence"] for f in report["findings"]] == expected
+
+
+def test_a_name_that_is_both_a_module_and_a_function_is_reported_as_both_saying_so(code, capsys):
+    code(**{"spectral.py": "import torch\nfn = torch.fft\n"})
+    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    assert sorted((f["kind"], f["use"], f["confidence"]) for f in report["findings"]) == [
+        ("deprecated", "call", "medium"),  # as the old function
+        ("unstable", "module", "medium"),  # as the beta module
+    ]
+    assert (
+        "is both a module and a function, and this use is not a call: it may be either" in report["findings"][0]["how"]
+    )
+    assert report["min_release"]["version"] == "1.7"  # as the module, it needs 1.7
+    zh = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--lang", "zh")[1]
+    assert "`torch.fft` 既是模块也是函数，而此处并非调用，两者皆有可能" in zh
+
+
+@pytest.mark.parametrize(
+    ("when", "message"),
+    [
+        (
+            "use: any, when: {params: [input, dim], passed: [dim]}",
+            "`when` says which calls the entry concerns: it needs `use: call`",
+        ),
+        ("use: call, when: {params: [input, dim, dim], passed: [dim]}", "`dim` is listed twice"),
+        ("use: call, when: {params: [input, dim], passed: [dims]}", "`dims` is not one of `params` (input, dim)"),
+        ("use: call, when: {params: [input, dim]}", "`when` names no parameter"),
+        (
+            "use: call, when: {params: [input, dim], passed: [dim], not_passed: [dim]}",
+            "`dim` is both in `passed` and in `not_passed`",
+        ),
+    ],
+)
+def test_a_call_condition_that_cannot_be_meant_is_refused(tmp_path, capsys, when, message):
+    curated = "use: call, when: {params: [input, dim, keepdim], passed: [dim], not_passed: [keepdim]}"
+    data = data_copy(REAL_KB, tmp_path, {"0.2.yaml": [(f"name: torch.sum, {curated}", f"name: torch.sum, {when}")]})
+    status = main(["--data", str(data), "validate"])
+    errors = capsys.readouterr().err
+    assert status == 1 and f"0.2.yaml:{line_of(data / '0.2.yaml', 'name: torch.sum')}:" in errors
+    assert message in errors, errors
+
+
+def test_a_file_over_the_size_limit_is_skipped_reported_and_never_parsed(code, capsys, monkeypatch):
+    """Issue 29: a 30 MB file took 54 s and 5.4 GB. The file is 1,001 bytes, the limit 1KB."""
+    from releasekb import scan
+
+    code(**{"big.py": "import torch\nx = torch.fft(s)\n" + "#" * 970 + "\n", "small.py": "import torch\n"})
+    parsed = []
+    real_parse = scan._parse
+    monkeypatch.setattr(scan, "_parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
+    status, out, _ = run(capsys, ".", "--max-file-size", "1KB")
+    assert parsed == ["small.py"]
+    message = "is 1,001 bytes, more than the limit of 1,000 bytes (--max-file-size); file skipped"
+    assert f"Files that could not be checked (1)\n  big.py:1: {message}" in out
+    assert status == 1  # like an unreadable file: it was not checked
+    _, report = run_json(capsys, ".", "--max-file-size", "1KB")
+    assert (report["errors"], report["findings"]) == ([{"path": "big.py", "line": 1, "message": message}], [])
+    zh = run(capsys, ".", "--max-file-size", "1KB", "--lang", "zh")[1]
+    assert "big.py:1: 大小为 1,001 字节，超过 1,000 字节的上限（--max-file-size），已跳过该文件" in zh
+    # at its size it is checked
+    _, report = run_json(capsys, ".", "--max-file-size", "1001")
+    assert (report["errors"], [f["path"] for f in report["findings"]]) == ([], ["big.py"])
+
+
+@pytest.mark.parametrize(
+    ("size", "limit"), [("5MB", 5_000_000), ("500KB", 500_000), ("500 kb", 500_000), ("1048576", 1_048_576)]
+)
+def test_max_file_size_reads_units(size, limit):
+    from releasekb.cli import _file_size
+
+    assert _file_size(size) == limit
+
+
+def test_a_max_file_size_that_is_no_size_is_wrong_usage(code, capsys):
+    code(**{"a.py": FFT_CALL})
+    status, _, err = run(capsys, ".", "--max-file-size", "5 parsecs")
+    assert status == 2 and "'5 parsecs' is not a size: write it as 5MB, 500KB or a number of bytes" in err

@@ -31,7 +31,7 @@ ACME_KB = ROOT / "tests" / "fixtures" / "check" / "releases"
 SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "check" / "sarif-2.1.0-rtm.5.json"
 FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
 FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"
-OLD_CHANGES = "import torch\n\ntotal = torch.sum(x)\nold = torch.Tensor.masked_copy_\n"  # both changed in 0.2
+OLD_CHANGES = "import torch\n\ntotal = torch.sum(x, dim=0)\nold = torch.Tensor.masked_copy_\n"  # both changed in 0.2
 
 
 @pytest.fixture
@@ -309,7 +309,7 @@ def test_an_unpacked_wheel_is_checked_against_its_own_metadata(code, capsys, tmp
 
 
 def test_text_groups_very_many_places_and_json_and_sarif_keep_them_all(code, capsys):
-    code(**{"reduce.py": "import torch\n" + "".join(f"a{n} = torch.sum(x{n})\n" for n in range(1244))})
+    code(**{"reduce.py": "import torch\n" + "".join(f"a{n} = torch.sum(x{n}, dim=0)\n" for n in range(1244))})
     text = run(capsys, ".", "--from", "0.2")[1]
     places = [line for line in text.splitlines() if line.startswith("      reduce.py:")]
     assert len(places) == 10 and places[0].startswith("      reduce.py:2:")

@@ -137,6 +137,110 @@ def test_control_characters_are_located(tmp_path, capsys):
     )
 
 
+ONE_LINE = (
+    "is not allowed in this value, which is one line of printable characters: remove it "
+    "(newlines and tabs belong only in multi-line texts: summaries, migrations, descriptions)"
+)
+
+
+def quoted_value_at(path: Path, text: str) -> tuple[int, int]:
+    """Line and column of the quoted value that `text` (a key, then the value in double quotes)
+    writes in the file."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if text in line:
+            return number, line.index(text) + text.index('"') + 1
+    raise AssertionError(f"{text!r} not in {path}")
+
+
+# YAML escapes in double quotes that write a character the raw file does not hold, and how the
+# problem names it: terminal escapes (colour, window title), a line that GitHub would read as a
+# workflow command, other line breaks, C1 controls (0x9b is a terminal's CSI), bidi overrides.
+ESCAPES = {
+    "colour": ("\\e[31mred\\e[0m", "a control character (U+001B, \\x1b)"),
+    "window-title": ("\\x1b]0;title\\x07", "a control character (U+001B, \\x1b)"),
+    "workflow-command": ("a\\n::error::injected", "a line break (U+000A, \\n)"),
+    "carriage-return": ("a\\rb", "a line break (U+000D, \\r)"),
+    "next-line": ("a\\Nb", "a line break (U+0085, \\x85)"),
+    "line-separator": ("a\\Lb", "a line break (U+2028, \\u2028)"),
+    "tab": ("a\\tb", "a tab (U+0009, \\t)"),
+    "csi": ("a\\x9b31m", "a control character (U+009B, \\x9b)"),
+    "delete": ("a\\x7f", "a control character (U+007F, \\x7f)"),
+    "nul": ("a\\0", "a control character (U+0000, \\x00)"),
+    "bidi-override": ("a\\u202eb", "an invisible formatting character (U+202E, \\u202e)"),
+    "not-a-character": ("a\\uffff", "a code point that is not a character (U+FFFF, \\uffff)"),
+}
+
+
+@pytest.mark.parametrize("name", list(ESCAPES))
+def test_a_control_character_written_as_a_yaml_escape_is_refused_at_its_value(tmp_path, capsys, name):
+    escape, found = ESCAPES[name]
+    new = f'title: {{en: "Widgets {escape}",'
+    data = fixture_data(tmp_path, {RELEASE: [("title: {en: Widgets become stable,", new)]})
+    line, column = quoted_value_at(data / RELEASE, new)
+    assert the_problem(data, capsys) == f"{data / RELEASE}:{line}:{column}: features[0].title.en: {found} {ONE_LINE}"
+
+
+# Every text the loader reads is checked, in release files and in project.yaml: (file, text
+# replaced, its replacement, where).
+EVERY_KIND_OF_VALUE = {
+    "release-title": ("1.1.yaml", "zh: 小部件转为稳定}\nsummary", 'zh: "小部件\\e转为稳定"}\nsummary', "title.zh"),
+    "version": ("1.1.yaml", 'version: "1.1"', 'version: "1.1\\e"', "version"),
+    "id": ("1.1.yaml", "- id: widgets", '- id: "wid\\egets"', "features[0].id"),
+    "api-name": ("1.0.yaml", "apis: [acme.widget]", 'apis: ["acme.wid\\eget"]', "features[0].apis[0]"),
+    "credit": ("1.1.yaml", 'credit: "@translator"', 'credit: "@trans\\elator"', "sources[1].credit"),
+    "site-name": (
+        "project.yaml",
+        "site_name: {en: Acme release notes,",
+        'site_name: {en: "Acme\\e release notes",',
+        "product.site_name.en",
+    ),
+    "area-name": ("project.yaml", "core: {en: Core,", 'core: {en: "Co\\ere",', "areas.core.en"),
+}
+
+
+@pytest.mark.parametrize("name", list(EVERY_KIND_OF_VALUE))
+def test_every_text_of_the_data_is_checked_for_control_characters(tmp_path, capsys, name):
+    file, old, new, where = EVERY_KIND_OF_VALUE[name]
+    data = fixture_data(tmp_path, {file: [(old, new)]})
+    line, column = quoted_value_at(data / file, new.split("\n")[0])
+    expected = f"{data / file}:{line}:{column}: {where}: a control character (U+001B, \\x1b) {ONE_LINE}"
+    assert the_problem(data, capsys) == expected
+
+
+def test_a_control_character_in_a_key_is_refused_at_the_key(tmp_path, capsys):
+    data = fixture_data(tmp_path, {RELEASE: [("  - id: widgets", '  - "wid\\eget": 1\n    id: widgets')]})
+    line, column = quoted_value_at(data / RELEASE, '- "wid')
+    assert the_problem(data, capsys) == (
+        f"{data / RELEASE}:{line}:{column}: features[0].wid\\x1bget: a control character (U+001B, \\x1b) {ONE_LINE}"
+    )
+
+
+def test_multi_line_texts_keep_their_newlines_and_tabs_but_no_other_control_character(tmp_path, capsys):
+    """Summaries, migrations and descriptions are written as block scalars: line breaks and tabs
+    are their text. An escape character is refused in them as anywhere."""
+    block = (
+        "summary:\n      en: |\n        Widgets keep their API.\n        \tIndented with a tab.\n"
+        "      zh: 小部件的 API 从此保持不变。"
+    )
+    edits = {
+        RELEASE: [
+            ("summary: {en: Widgets keep their API from now on., zh: 小部件的 API 从此保持不变。}", block),
+            ("migration: {en: Use `acme.read` instead.,", 'migration: {en: "Use `acme.read`\\ninstead.",'),
+        ],
+        "project.yaml": [("description: {en: May still change.,", 'description: {en: "May\\tstill\\nchange.",')],
+    }
+    data = fixture_data(tmp_path, edits)
+    assert main(["--data", str(data), "validate"]) == 0, capsys.readouterr().err
+
+    new = 'migration: {en: "Use `acme.read`\\e[2J instead.",'
+    data = fixture_data(tmp_path / "escape", {RELEASE: [("migration: {en: Use `acme.read` instead.,", new)]})
+    line, column = quoted_value_at(data / RELEASE, new)
+    assert the_problem(data, capsys) == (
+        f"{data / RELEASE}:{line}:{column}: changes[0].migration.en: a control character (U+001B, \\x1b) is not "
+        "allowed in a text, which holds printable characters, newlines and tabs: remove it"
+    )
+
+
 def test_file_past_the_size_limit_is_refused_with_its_size(tmp_path, capsys):
     data = fixture_data(tmp_path)
     path = data / RELEASE

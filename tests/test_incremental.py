@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from releasekb import generate, incremental
-from releasekb.bench import Corpus
+from releasekb.corpus import Corpus
 from releasekb.generate import generate_once
 from releasekb.pages import pages
 from releasekb.pipeline import load_catalog

@@ -6,7 +6,7 @@ feature x release cell fails here long before a reader downloads it."""
 import pytest
 
 from helpers import catalog_of
-from releasekb.bench import Corpus
+from releasekb.corpus import Corpus
 from releasekb.i18n import LANGUAGES
 from releasekb.render import render_language
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from releasekb.scan import FileError, Roots, ScanResult, Target, Use, scan
+from releasekb.scan import CallArguments, FileError, Roots, ScanResult, Target, Use, scan
 
 ROOTS = Roots(python=("torch", "torchvision", "torchaudio"), tokens=("torch::", "c10::"))
 GRID_SAMPLE = Target("torch.nn.functional.grid_sample")
@@ -116,14 +116,104 @@ def test_names_bound_outside_are_followed_into_functions_and_classes(tmp_path):
     assert [(u.line, u.column, u.written) for u in scan_tree(tmp_path, GRID_SAMPLE).uses] == [(4, 16, "F.grid_sample")]
 
 
-def test_relative_imports_never_reach_a_root(tmp_path):
-    write(tmp_path, "pkg/m.py", "from . import torch\nfrom .torch import fft\ntorch.fft(x)\nfft(x)\n")
+def test_relative_imports_outside_a_root_package_never_reach_a_root(tmp_path):
+    source = "from . import torch\nfrom .torch import fft\ntorch.fft(x)\nfft(x)\n"
+    write(tmp_path, "loose/m.py", source)  # no __init__.py: not a package
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/m.py", source)  # pkg.torch, not torch
+    write(tmp_path, "torchvision/m.py", "from .. import torch\ntorch.fft(x)\n")  # above the top package
     assert scan_tree(tmp_path, FFT_CALL, FFT_FFT).uses == []
+
+
+READ_IMAGE = Target("torchvision.io.read_image")
+PAD = Target("torchvision.transforms.functional.pad")
+
+
+def root_package(root: Path) -> None:
+    """A tree that holds a code root's own package, as torchvision's source or wheel does."""
+    for package in ("torchvision", "torchvision/io", "torchvision/datasets", "torchvision/transforms"):
+        write(root, f"{package}/__init__.py", "")
+    # neither file names a root: only their relative imports reach one
+    write(
+        root, "torchvision/datasets/video.py", "from ..io import read_image\n\ndef load(p):\n    return read_image(p)\n"
+    )
+    write(
+        root, "torchvision/transforms/t.py", "from . import functional as F\nfrom .functional import *\npad(F.pad(x))\n"
+    )
+
+
+def test_relative_imports_in_a_root_package_resolve_against_the_file_package(tmp_path):
+    root_package(tmp_path / "src")
+    video, transforms = "torchvision/datasets/video.py", "torchvision/transforms/t.py"
+    expected = [
+        (video, 1, 18, "read_image", "`from ..io import read_image` imports it", "high"),
+        (video, 4, 12, "read_image", "'read_image' is `from ..io import read_image` (line 1)", "high"),
+        (transforms, 3, 1, "pad", "'pad' is assumed to come from `from .functional import *` (line 2)", "medium"),
+        (transforms, 3, 5, "F.pad", "'F' is `from . import functional as F` (line 1)", "high"),
+    ]
+    result = scan_tree(tmp_path / "src", READ_IMAGE, PAD)
+    assert [(u.path, u.line, u.column, u.written, u.how, u.confidence) for u in result.uses] == expected
+    assert {u.resolved for u in result.uses} == {"torchvision.io.read_image", "torchvision.transforms.functional.pad"}
+    # the package is found from the __init__.py files, wherever the scan starts
+    inside = scan_tree(tmp_path / "src" / "torchvision", READ_IMAGE, PAD)
+    assert [(u.path, u.line) for u in inside.uses] == [
+        ("datasets/video.py", 1),
+        ("datasets/video.py", 4),
+        ("transforms/t.py", 3),
+        ("transforms/t.py", 3),
+    ]
+    alone = scan([tmp_path / "src/torchvision/datasets/video.py"], [READ_IMAGE], ROOTS)
+    assert [(u.path, u.line, u.resolved) for u in alone.uses] == [
+        ("video.py", 1, "torchvision.io.read_image"),
+        ("video.py", 4, "torchvision.io.read_image"),
+    ]
 
 
 def test_names_from_earlier_cells_and_tuple_assignment(tmp_path):
     write(tmp_path, "m.py", "import torch\na, b = torch.fft, len\na(x)\nb(x)\n")
     assert [(u.line, u.written) for u in scan_tree(tmp_path, FFT_CALL).uses] == [(3, "a")]
+
+
+def test_a_function_body_sees_names_the_module_imports_below_it(tmp_path):
+    write(
+        tmp_path,
+        "m.py",
+        "def f(x):\n"
+        "    def inner():\n"
+        "        return fft_fn(x)\n"
+        "    return torch.fft(x)\n"
+        "class C:\n"
+        "    def m(self):\n"
+        "        return fft_fn(self)\n"
+        "early = fft_fn(0)\n"  # module code runs in order: not yet imported here
+        "import torch\n"
+        "from torch import fft as fft_fn\n",
+    )
+    result = scan_tree(tmp_path, FFT_CALL)
+    assert [(u.line, u.column, u.written) for u in result.uses] == [
+        (3, 16, "fft_fn"),
+        (4, 12, "torch.fft"),
+        (7, 16, "fft_fn"),
+    ]
+    assert result.uses[1].how == "'torch' is `import torch` (line 9)"
+
+
+def test_a_deferred_body_keeps_its_guard_and_its_class(tmp_path):
+    write(
+        tmp_path,
+        "m.py",
+        "try:\n"
+        "    def f(x):\n"
+        "        return torch.fft(x)\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "class C:\n"
+        "    torch = None\n"  # a class attribute: methods do not see it
+        "    def m(self):\n"
+        "        return torch.fft(self)\n"
+        "import torch\n",
+    )
+    assert [(u.line, u.guarded) for u in scan_tree(tmp_path, FFT_CALL).uses] == [(3, True), (9, False)]
 
 
 # --- shadowing -------------------------------------------------------------------------------
@@ -231,6 +321,27 @@ def test_a_method_on_an_unknown_receiver_is_found_in_a_function_that_never_names
     ]
 
 
+DDP_JOIN = Target("torch.nn.parallel.DistributedDataParallel.join")
+
+
+def test_a_method_name_that_common_objects_have_never_matches_by_the_name_alone(tmp_path):
+    write(
+        tmp_path,
+        "m.py",
+        "import os, torch\n"
+        "path = os.path.join(a, b)\n"
+        "text = ', '.join(names)\n"
+        "model.join()\n"
+        "torch.nn.parallel.DistributedDataParallel.join(model)\n",
+    )
+    for confidence in ("high", "medium", "low"):
+        result = scan_tree(tmp_path, DDP_JOIN, confidence=confidence)
+        assert [(u.line, u.confidence) for u in result.uses] == [(5, "high")], confidence
+    # a method name no common object has still matches on an object of unknown type
+    write(tmp_path, "m.py", "import torch\nx.masked_copy_(m, v)\nx.join()\n")
+    assert lines_of(scan_tree(tmp_path, DDP_JOIN, MASKED_COPY, confidence="low")) == [2]
+
+
 def test_a_method_name_alone_does_not_match_a_module_function(tmp_path):
     write(tmp_path, "m.py", "import torch\nx.grid_sample(y)\nz.fft(y)\n")
     assert scan_tree(tmp_path, GRID_SAMPLE, FFT_FFT, confidence="low").uses == []
@@ -243,7 +354,7 @@ def test_call_and_module_uses_of_the_same_name_are_told_apart(tmp_path):
     write(
         tmp_path,
         "m.py",
-        "import torch\nimport torch.fft\ntorch.fft(x)\ntorch.fft.fft(x)\nfrom torch.fft import fft\ng = torch.fft\n",
+        "import torch\nimport torch.fft\ntorch.fft(x)\ntorch.fft.fft(x)\nfrom torch.fft import fft\n",
     )
     result = scan_tree(tmp_path, FFT_CALL, FFT_MODULE)
     assert [(u.line, u.column, u.target.use, u.resolved) for u in result.uses] == [
@@ -251,8 +362,79 @@ def test_call_and_module_uses_of_the_same_name_are_told_apart(tmp_path):
         (3, 1, "call", "torch.fft"),
         (4, 1, "module", "torch.fft.fft"),
         (5, 23, "module", "torch.fft.fft"),
-        (6, 5, "module", "torch.fft"),
     ]
+
+
+def test_a_name_that_is_both_a_module_and_a_function_is_reported_as_ambiguous_unless_its_use_tells(tmp_path):
+    write(
+        tmp_path,
+        "m.py",
+        "import torch\nfn = torch.fft\nfrom torch import fft\nimport torch.fft\nimport torch.fft as tf\n"
+        "fn(x)\nfft.fft(x)\n",
+    )
+    result = scan_tree(tmp_path, FFT_CALL, FFT_MODULE)
+    assert [(u.line, u.column, u.target.use, u.confidence) for u in result.uses] == [
+        (2, 6, "call", "medium"),
+        (2, 6, "module", "medium"),
+        (3, 19, "call", "medium"),
+        (3, 19, "module", "medium"),
+        (4, 8, "module", "high"),
+        (5, 8, "module", "high"),
+        (6, 1, "call", "high"),
+        (7, 1, "module", "high"),
+    ]
+    ambiguity = "`torch.fft` is both a module and a function, and this use is not a call: it may be either"
+    assert result.uses[0].how == f"'torch' is `import torch` (line 1); {ambiguity}"
+    assert result.uses[2].how == f"`from torch import fft` imports it; {ambiguity}"
+    assert scan_tree(tmp_path, FFT_CALL, FFT_MODULE, confidence="high").uses[0].line == 4
+    # with only the module looked for, the name is not ambiguous
+    assert [(u.line, u.confidence) for u in scan_tree(tmp_path, FFT_MODULE).uses][:2] == [(2, "high"), (3, "high")]
+
+
+def test_a_call_records_how_it_passes_its_arguments(tmp_path):
+    write(
+        tmp_path,
+        "m.py",
+        "import torch\n"
+        "torch.sum(mask)\n"
+        "torch.mean(x, dim=1, keepdim=True)\n"
+        "torch.mean(x, 1, True)\n"
+        "torch.mean(*a)\n"
+        "torch.mean(x, **kw)\n"
+        "torch.mean(x, 1).sum(2)\n"
+        "reduce = torch.mean\n"
+        "@torch.mean\n"
+        "def f(): pass\n",
+    )
+    result = scan_tree(tmp_path, Target("torch.sum"), Target("torch.mean"))
+    assert [(u.line, u.arguments) for u in result.uses] == [
+        (2, CallArguments(1, (), False, False)),
+        (3, CallArguments(1, ("dim", "keepdim"), False, False)),
+        (4, CallArguments(3, (), False, False)),
+        (5, CallArguments(0, (), True, False)),
+        (6, CallArguments(1, (), False, True)),
+        (7, CallArguments(2, (), False, False)),  # the call of torch.mean, not of .sum
+        (8, None),  # not a call
+        (9, CallArguments(1, (), False, False)),  # a decorator is called with what it decorates
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (CallArguments(1, (), False, False), (False, False)),
+        (CallArguments(2, (), False, False), (True, False)),
+        (CallArguments(1, ("dim",), False, False), (True, False)),
+        (CallArguments(1, ("keepdim",), False, False), (False, True)),
+        (CallArguments(0, (), True, False), (None, None)),  # torch.mean(*a)
+        (CallArguments(2, (), True, False), (True, None)),  # torch.mean(x, 1, *rest)
+        (CallArguments(1, (), False, True), (None, None)),  # torch.mean(x, **kw)
+        (CallArguments(1, ("dim", "keepdim"), False, True), (True, True)),
+    ],
+)
+def test_call_arguments_tell_whether_a_parameter_is_passed(arguments, expected):
+    assert (arguments.passes("dim", 1), arguments.passes("keepdim", 2)) == expected
+    assert arguments.passes("dtype", None) == (None if arguments.unpacked_keywords else False)  # keyword-only
 
 
 def test_a_reference_is_reported_once_per_matched_target_at_the_start_of_the_chain(tmp_path):
@@ -456,6 +638,24 @@ def test_a_file_that_cannot_be_read_is_an_error(tmp_path, monkeypatch):
     assert (lines_of(result), result.files_scanned) == ([2], 1)
 
 
+def test_a_file_over_the_size_limit_is_skipped_unread_and_reported(tmp_path, monkeypatch):
+    import releasekb.scan as scanner
+
+    write(tmp_path, "big.py", "import torch\ntorch.fft(x)\n" + "#" * 998 + "\n")  # 1,025 bytes
+    write(tmp_path, "small.py", "import torch\ntorch.fft(x)\n")
+    assert (tmp_path / "big.py").stat().st_size == 1025
+    parsed, read = [], []
+    real_parse, real_read_bytes = scanner._parse, Path.read_bytes
+    monkeypatch.setattr(scanner, "_parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
+    monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path.name) or real_read_bytes(path))
+    result = scan_tree(tmp_path, FFT_CALL, jobs=1, max_file_size=1024)
+    message = "is 1,025 bytes, more than the limit of 1,024 bytes (--max-file-size); file skipped"
+    assert result.errors == [FileError("big.py", 1, message)]
+    assert (parsed, read, [u.path for u in result.uses]) == (["small.py"], ["small.py"], ["small.py"])
+    # at the limit it is read
+    assert [u.path for u in scan_tree(tmp_path, FFT_CALL, jobs=1, max_file_size=1025).uses] == ["big.py", "small.py"]
+
+
 def test_a_missing_path_is_an_error(tmp_path):
     result = scan([tmp_path / "nowhere"], [FFT_CALL], ROOTS)
     assert result.errors == [FileError((tmp_path / "nowhere").as_posix(), 1, "does not exist; skipped")]
@@ -573,6 +773,7 @@ def test_a_large_tree_gives_the_same_result_in_a_process_pool(tmp_path, monkeypa
         confidence="high",
         guarded=False,
         suppressed=frozenset(),
+        arguments=CallArguments(positional=1, keywords=(), unpacked_positional=False, unpacked_keywords=False),
     )
 
 

@@ -2,8 +2,12 @@
 
 import json
 
+import pytest
+
 from helpers import fixture_data, line_of
 from releasekb.cli import main
+from releasekb.problems import Problem, json_report
+from releasekb.safe_text import unsafe_character, visible
 
 
 def invalid_and_stale_data(tmp_path, capsys):
@@ -87,3 +91,35 @@ def test_data_folder_can_follow_the_command(tmp_path, capsys):
     data = fixture_data(tmp_path)
     assert main(["validate", "--strict", "--data", str(data)]) == 0
     assert str(data) in capsys.readouterr().out
+
+
+# A value that starts a GitHub workflow command on its own line, and retitles a terminal.
+HOSTILE = "1.1\n::error::injected\x1b]0;pwned\x07"
+
+
+@pytest.mark.parametrize("output", ["text", "github", "json"])
+def test_no_output_prints_a_control_character_or_lets_a_value_start_a_line(tmp_path, capsys, output):
+    """The loader refuses control characters in values; a file name still has them, and every
+    problem about the file quotes it."""
+    data = fixture_data(tmp_path)
+    (data / "1.1.yaml").rename(data / f"{HOSTILE}.yaml")
+    assert main(["--data", str(data), "validate", "--format", output]) == 1
+    captured = capsys.readouterr()
+    printed = captured.out + captured.err
+    assert unsafe_character(printed, block=True) is None, printed
+    lines = printed.splitlines()
+    commands = [line for line in lines if line.startswith("::")]
+    assert commands == ([lines[0]] if output == "github" else []), printed
+    if output == "json":
+        (problem,) = json.loads(captured.out)["problems"]
+        assert problem["file"] == visible(str(data / f"{HOSTILE}.yaml"))
+        assert visible(HOSTILE) in problem["message"]
+    else:
+        assert "1.1\\n::error::injected\\x1b]0;pwned\\x07" in printed
+
+
+def test_a_problem_quoting_a_value_prints_it_visible_on_its_line():
+    problem = Problem("::1.1.yaml", 3, 4, "title.en", f"'{HOSTILE}' is not ...")
+    assert str(problem) == " ::1.1.yaml:3:4: title.en: '1.1\\n::error::injected\\x1b]0;pwned\\x07' is not ..."
+    (reported,) = json.loads(json_report([problem]))["problems"]
+    assert reported["message"] == "'1.1\\n::error::injected\\x1b]0;pwned\\x07' is not ..."

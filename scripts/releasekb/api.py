@@ -136,8 +136,9 @@ def changelog_document(catalog: Catalog, site_url: str) -> dict:
 
 def to_json(document: dict, *, compact: bool = False) -> bytes:
     """Deterministic JSON: the same catalog always gives the same bytes. Compact for the site's
-    files: smaller to download, and only compact JSON has Python's C encoder (indented, the API
-    took 1.7 s of every rebuild at 80 releases); indented for people reading `query`'s output."""
+    files: smaller to download, and only compact JSON has Python's C encoder (indented JSON is
+    encoded in Python, a large part of a rebuild at 80 releases: see CONTRIBUTING's profile);
+    indented for people reading `query`'s output."""
     if compact:
         text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     else:

@@ -43,7 +43,6 @@ import http.client
 import importlib.util
 import json
 import os
-import random
 import re
 import shutil
 import signal
@@ -58,10 +57,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import yaml
-
 from releasekb.browser import CHROMIUM, Transfer, chromium, chromium_unavailable_reason, free_port, static_server
+from releasekb.corpus import Corpus, dump_yaml
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
+from releasekb.markup import without_tags
 
 # The pipeline's modules are imported where they are timed, so that `releasekb --help` and
 # every other command do not pay for them.
@@ -71,195 +70,6 @@ SMOKE_SHAPES = ("2x6", "4x6", "2x12")
 WARM_UP_SHAPE = "2x4"
 STAGES = ("load", "validate", "catalog", "render", "build", "plain_mkdocs", "rebuild")
 BUILD_COMMAND = [sys.executable, "-m", "releasekb.cli", "build"]  # as a curator runs it
-SCHEMA_LINE = "# yaml-language-server: $schema=release.schema.json"
-
-# ------------------------------------------------------------------------- synthetic corpus
-
-AREAS = {
-    "core": ("Core tensors and operators", "核心张量与算子"),
-    "autodiff": ("Automatic differentiation", "自动微分"),
-    "layers": ("Layers and losses", "网络层与损失函数"),
-    "training": ("Optimizers and training loops", "优化器与训练循环"),
-    "data": ("Data loading", "数据加载"),
-    "distributed": ("Distributed training", "分布式训练"),
-    "compiler": ("Compiler and graph capture", "编译器与计算图捕获"),
-    "mobile": ("Mobile and edge", "移动端与边缘设备"),
-    "hardware": ("Accelerators and hardware", "加速器与硬件"),
-    "export": ("Export and interchange", "导出与模型交换"),
-}
-LEVELS = {  # key: rank, English name, Chinese name, English description, Chinese description
-    "stable": (
-        3, "Stable", "稳定",
-        "Safe to depend on; changes follow the deprecation policy.", "可以放心依赖，变更遵循弃用策略。",
-    ),
-    "beta": (2, "Beta", "测试版", "Feature-complete, but the API may still change.", "功能已完整，但接口仍可能调整。"),
-    "prototype": (
-        1, "Prototype", "原型",
-        "Early access for feedback; may change or go away.", "为收集反馈而提前开放，可能改变或被移除。",
-    ),
-}  # fmt: skip
-NOUNS = (
-    "tensor", "kernel", "graph", "buffer", "optimizer", "sampler", "module", "profiler", "stream",
-    "allocator", "checkpoint", "scheduler", "quantizer", "exporter", "backend", "operator", "layout",
-    "gradient", "parameter", "dataset", "device", "compiler", "pipeline", "shard", "hook", "runtime",
-)  # fmt: skip
-VERBS = (
-    "supports", "speeds up", "simplifies", "adds", "extends", "reduces", "improves", "exposes",
-    "replaces", "unifies", "documents", "validates", "caches", "streams", "overlaps", "fuses",
-)  # fmt: skip
-ADJECTIVES = (
-    "sparse", "mixed-precision", "asynchronous", "distributed", "nested", "quantized", "dynamic",
-    "static", "batched", "fused", "lazy", "deterministic", "memory-efficient", "channels-last",
-)  # fmt: skip
-ZH_WORDS = (
-    "张量", "内核", "计算图", "缓冲区", "优化器", "采样器", "模块", "性能分析器", "数据流", "内存分配器",
-    "检查点", "调度器", "量化器", "导出器", "后端", "算子", "内存布局", "梯度", "参数", "数据集", "设备",
-    "编译器", "流水线", "分片", "钩子", "运行时", "稀疏", "混合精度", "异步", "分布式", "嵌套", "动态",
-    "静态", "批处理", "融合", "惰性求值", "确定性", "节省内存", "支持", "加速", "简化", "新增", "扩展",
-    "减少", "改进", "公开", "替换", "统一", "校验", "缓存",
-)  # fmt: skip
-
-
-class Corpus:
-    """Writes a synthetic data folder; every choice comes from one seeded random generator."""
-
-    def __init__(self, releases: int, per_release: int, seed: int):
-        self.releases, self.per_release = releases, per_release
-        self.random = random.Random(f"{seed}:{releases}x{per_release}")
-        self.next_id = 0  # numbers feature ids
-        self.serial = 0  # numbers titles, which must be unique within a release
-
-    def words(self, count: int) -> str:
-        pick = self.random.choice
-        return " ".join(pick((pick(NOUNS), pick(VERBS), pick(ADJECTIVES))) for _ in range(count))
-
-    def zh_words(self, count: int) -> str:
-        return "".join(self.random.choice(ZH_WORDS) for _ in range(count))
-
-    def text(self, words: int, label: str, zh_label: str) -> dict[str, str]:
-        """English of about `words` words and Chinese of about the same length, each starting
-        with its label (like 'Feature 12' / '第 12 项特性')."""
-        api = f"`bench.{self.random.choice(NOUNS)}_{self.next_id}()`"
-        english = f"{label}: {self.words(words // 2)} with {api}. {self.words(words - words // 2)}."
-        chinese = f"{zh_label}：{self.zh_words(words // 2)}，使用 {api}。{self.zh_words(words // 2)}。"
-        return {"en": english, "zh": chinese}
-
-    def title(self) -> dict[str, str]:
-        self.serial += 1
-        return self.text(8, f"Item {self.serial}", f"第 {self.serial} 项")
-
-    def name(self, feature_id: str) -> dict[str, str]:
-        number = feature_id.rsplit("-", 1)[1]
-        return self.text(4, f"Feature {number}", f"第 {number} 号特性")
-
-    def project(self) -> dict:
-        return {
-            "product": {
-                "name": {"en": "Benchmark product", "zh": "基准测试产品"},
-                "site_name": {"en": "Benchmark release notes", "zh": "基准测试版本说明"},
-            },
-            "areas": {key: {"en": en, "zh": zh} for key, (en, zh) in AREAS.items()},
-            "stability": {
-                "labels": {
-                    key: {"rank": rank, "name": {"en": en, "zh": zh}, "description": {"en": den, "zh": dzh}}
-                    for key, (rank, en, zh, den, dzh) in LEVELS.items()
-                },
-                "schemes": {"stable-beta-prototype": list(LEVELS)},
-            },
-        }
-
-    def write(self, data_dir: Path) -> None:
-        from releasekb.validate import PROJECT_FILE
-
-        data_dir.mkdir(parents=True)
-        header = "# yaml-language-server: $schema=project.schema.json\n"
-        (data_dir / PROJECT_FILE).write_text(header + _dump(self.project()), encoding="utf-8")
-        alive: dict[str, tuple[str, int]] = {}  # id -> (area, rank); features one may still mention
-        deprecated: set[str] = set()
-        for number in range(self.releases):
-            version = f"{1 + number // 10}.{number % 10}"
-            features, changes = self._release_entries(alive, deprecated)
-            year, month = 2015 + number // 12, number % 12 + 1
-            release = {
-                "version": version,
-                "date": f"{year}-{month:02d}-15",
-                "scheme": "stable-beta-prototype",
-                "title": {"en": f"Release {version}", "zh": f"{version} 版本"},
-                "summary": self.text(60, f"Release {version}", f"{version} 版本"),
-                "sources": [{"kind": "original", "lang": "en", "url": f"https://example.org/notes/{version}"}],
-                "highlights": [entry["id"] for entry in features if entry.get("kind", "new") == "new"][:3],
-                "features": features,
-                "changes": changes,
-            }
-            (data_dir / f"{version}.yaml").write_text(SCHEMA_LINE + "\n" + _dump(release), encoding="utf-8")
-
-    def _release_entries(self, alive: dict, deprecated: set) -> tuple[list[dict], list[dict]]:
-        """`per_release` entries: mostly new features, some returning ones (promotions,
-        improvements), additions to earlier features, deprecations, breaking changes, removals."""
-        features, changes, mentioned = [], [], set()
-        earlier = sorted(alive)
-        for _ in range(self.per_release):
-            roll = self.random.random()
-            candidates = [i for i in earlier if i not in mentioned]
-            if candidates and roll < 0.25:
-                feature_id = self.random.choice(candidates)
-                mentioned.add(feature_id)
-                area, rank = alive[feature_id]
-                if roll < 0.15:  # mentioned again: promoted when it can be, else improved
-                    rank = min(rank + 1, 3)
-                    alive[feature_id] = (area, rank)
-                    features.append(self._feature(feature_id, area, rank, kind="improvement", named=True))
-                else:
-                    changes.append(self._change(feature_id, area, alive, deprecated))
-                continue
-            self.next_id += 1
-            feature_id = f"{self.random.choice(NOUNS)}-{self.random.choice(NOUNS)}-{self.next_id}"
-            area, rank = self.random.choice(list(AREAS)), self.random.choice((1, 1, 2, 2, 3))
-            parent = self.random.choice(earlier) if earlier and roll < 0.32 else None
-            kind = "fix" if roll > 0.95 else "new"
-            features.append(self._feature(feature_id, area, rank, kind=kind, part_of=parent))
-            mentioned.add(feature_id)
-            if kind == "new":
-                alive[feature_id] = (area, rank)
-        return features, changes
-
-    def _feature(self, feature_id: str, area: str, rank: int, *, kind: str, named=False, part_of=None) -> dict:
-        level = next(key for key, spec in LEVELS.items() if spec[0] == rank)
-        entry = {"id": feature_id, "area": area, "stability": level}
-        if kind != "new":
-            entry["kind"] = kind
-        if named:
-            entry["name"] = self.name(feature_id)
-        if part_of:
-            entry["part_of"] = part_of
-        entry["title"] = self.title()
-        entry["summary"] = self.text(45, "Summary", "摘要")
-        entry["apis"] = [f"bench.{feature_id.replace('-', '_')}"]
-        entry["links"] = [{"kind": "docs", "url": f"https://example.org/docs/{feature_id}"}]
-        return entry
-
-    def _change(self, feature_id: str, area: str, alive: dict, deprecated: set) -> dict:
-        if feature_id in deprecated:
-            kind = "removal"
-            del alive[feature_id]
-        else:
-            kind = self.random.choice(("deprecation", "breaking"))
-            if kind == "deprecation":
-                deprecated.add(feature_id)
-        return {
-            "id": feature_id,
-            "kind": kind,
-            "area": area,
-            "name": self.name(feature_id),
-            "title": self.title(),
-            "summary": self.text(40, "Change", "变更"),
-            "migration": self.text(25, "Migration", "迁移"),
-        }
-
-
-def _dump(data: dict) -> str:
-    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=10_000)
-
 
 # ------------------------------------------------------------------------------- measuring
 
@@ -296,19 +106,24 @@ def _trees_rss(roots: list[int]) -> int:
     return sum(rss.get(pid, 0) for pid in tree)
 
 
-def command_env(cache: Path) -> dict[str, str]:
-    """The environment of every command the bench starts. `cache` is a cache folder of its own
+def command_env(cache: Path | None = None, *, served_at_root: bool = False) -> dict[str, str]:
+    """The environment of every releasekb or MkDocs command the bench and the tests start, read
+    when it starts (a test may have set a variable). With `cache`, a cache folder of its own
     (empty at first): the command segments and compiles what a first run does, and leaves the
-    user's cache alone. Without RELEASEKB_SITE_URL, so that the site is served at /."""
-    env = {key: value for key, value in os.environ.items() if key != "RELEASEKB_SITE_URL"}
-    return {**env, "NO_MKDOCS_2_WARNING": "1", "XDG_CACHE_HOME": str(cache)}
+    user's cache alone. With served_at_root, without RELEASEKB_SITE_URL, so that the site is
+    served at /."""
+    env = {key: value for key, value in os.environ.items() if not (served_at_root and key == "RELEASEKB_SITE_URL")}
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
+    return env
 
 
 def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
     """Run commands all at once, each in its own process; return (wall seconds until the last
     ends, peak resident bytes of all their process trees together). Raises RuntimeError with a
     failed command's output."""
-    env = command_env(cwd / ".cache")
+    env = command_env(cwd / ".cache", served_at_root=True)
     start = time.perf_counter()
     processes = [
         subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -350,11 +165,12 @@ def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
 
 
 def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
-    """The project's site sources (configurations, hand-written docs) with `data_dir` as its
-    releases/; the plugin comes from the installed package."""
+    """The project's site sources (configurations, hand-written docs, not the pages the build
+    generates) with `data_dir` as its releases/; the plugin, its theme and its assets come from
+    the installed package. The bench and the tests both start their projects here."""
     from releasekb.urls import GENERATED_PATHS
 
-    target.mkdir(parents=True)
+    target.mkdir(parents=True, exist_ok=True)
     for config in root.glob("mkdocs*.yml"):
         shutil.copy(config, target / config.name)
     docs = root / "docs"
@@ -375,16 +191,15 @@ def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _HEADING = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>")
 _BLOCK_END = re.compile(r"</(?:p|li|tr|div|table|ul|section|form)>|<br>")
-_TAG = re.compile(r"<[^>]+>")
 
 
 def plain_markdown(page_html: str) -> str:
     """A generated page's text as plain Markdown: its headings as Markdown headings, every
     paragraph, list item and table row a paragraph, every other tag dropped."""
     text = _FRONT_MATTER.sub("", page_html)
-    text = _HEADING.sub(lambda m: f"\n\n{'#' * int(m[1])} {_TAG.sub('', m[2]).replace('&para;', '')}\n\n", text)
+    text = _HEADING.sub(lambda m: f"\n\n{'#' * int(m[1])} {without_tags(m[2]).replace('&para;', '')}\n\n", text)
     text = _BLOCK_END.sub("\n\n", text)
-    lines = (line.strip() for line in _TAG.sub(" ", text).splitlines())  # 4 spaces would make code
+    lines = (line.strip() for line in without_tags(text, " ").splitlines())  # 4 spaces would make code
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
@@ -450,7 +265,7 @@ def plain_project(target: Path, pages: dict[str, str]) -> list[Path]:
         prefix = f"{lang}/"
         paths = [path.removeprefix(prefix) for path in pages if path.startswith(prefix)]
         config = target / f"mkdocs.{lang}.yml"
-        config.write_text(_dump(plain_config(lang, paths)), encoding="utf-8")
+        config.write_text(dump_yaml(plain_config(lang, paths)), encoding="utf-8")
         configs.append(config)
     for path, html in pages.items():
         page = target / "docs" / path
@@ -713,7 +528,7 @@ def measure_serve(project: Path, log) -> tuple[float, float, str]:
         process = subprocess.Popen(
             [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", address],
             cwd=project,
-            env=command_env(project / ".cache-serve"),
+            env=command_env(project / ".cache-serve", served_at_root=True),
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -995,9 +810,9 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
         measure_first_build(WARM_UP_SHAPE, root, Path(tmp) / "warm-up", seed, 1, lambda message: None)
         # Every shape's first build and baseline before any rebuild or serve, which delete
         # thousands of files (a rebuild replaces its site; serve removes its own when it stops).
-        # Some file systems (ext4 without a journal, as on the development machine) make files
-        # slowly for minutes after many were deleted: a build would be timed by what the bench
-        # measured before it. (A previous bench's clean-up, just before, has that effect too.)
+        # Some file systems make files slowly for minutes after many were deleted: a build would
+        # be timed by what the bench measured before it. (A previous bench's clean-up, just
+        # before, has that effect too.)
         works = {shape: (keep or Path(tmp)) / shape for shape in shapes}
         for work in works.values():
             shutil.rmtree(work, ignore_errors=True)

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from releasekb.dataset import ValidatedData
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
-from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, ChangeEntry, FeatureEntry, code_language
+from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, CallForm, ChangeEntry, FeatureEntry, code_language
 from releasekb.translations import stale_entry_keys
 
 Text = dict[str, str]  # language -> text
@@ -161,6 +161,18 @@ class Link:
 
 
 @dataclass(frozen=True)
+class CallCondition:
+    """The calls of an API an entry concerns, by the arguments they pass (see model.CallForm)."""
+
+    params: tuple[str, ...]
+    passed: tuple[str, ...]
+    not_passed: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {"params": list(self.params), "passed": list(self.passed), "not_passed": list(self.not_passed)}
+
+
+@dataclass(frozen=True)
 class ApiRef:
     """An API an entry touches: its canonical name, how a use in code matches it (model.API_USES)
     and the API that replaces it, if the entry names one."""
@@ -170,6 +182,7 @@ class ApiRef:
     replacement: str | None = None
     introduced: bool = False  # this entry brought the API (see model.ApiUse.introduced)
     drop_in: bool = True  # `replacement` can be swapped in as it is (see model.ApiUse.drop_in)
+    when: CallCondition | None = None  # only these calls (see model.ApiUse.when)
 
 
 @dataclass(frozen=True)
@@ -419,6 +432,10 @@ class Feature:
         """Own events plus the introduction of each part, in version order."""
         part_events = [ev for part in self.parts for ev in part.events if ev.kind == "addition"]
         return sorted(self.events + part_events, key=lambda ev: (ev.release.order, ev.entry.position))
+
+    def is_part_event(self, event: Event) -> bool:
+        """True for a timeline line that introduces one of the feature's parts (it names the part)."""
+        return event.feature is not self
 
 
 @dataclass(eq=False)
@@ -747,7 +764,11 @@ def _api_ref(api: str | ApiUse, introduces: bool) -> ApiRef:
     if isinstance(api, str):
         return ApiRef(api, introduced=introduces)
     introduced = introduces if api.introduced is None else api.introduced
-    return ApiRef(api.name, api.use, api.replacement, introduced, api.drop_in is not False)
+    return ApiRef(api.name, api.use, api.replacement, introduced, api.drop_in is not False, _call_condition(api.when))
+
+
+def _call_condition(when: CallForm | None) -> CallCondition | None:
+    return CallCondition(tuple(when.params), tuple(when.passed), tuple(when.not_passed)) if when else None
 
 
 def _compute_events(feature: Feature, unlabeled: Level) -> None:

@@ -44,6 +44,10 @@ STRINGS = {
         "subject_any": "`{api}`",
         "subject_call": "`{api}` called as a function",
         "subject_module": "the `{api}` module",
+        "subject_when": "`{api}` called {condition}",
+        "when_passed": "with {names}",
+        "when_not_passed": "without {names}",
+        "when_and": " and ",
         "removed": "{subject} was removed in {release}",
         "breaking": "{subject} has a breaking change in {release}: {title}",
         "deprecated": "{subject} is deprecated since {release}",
@@ -146,6 +150,10 @@ STRINGS = {
         "subject_any": "`{api}` ",
         "subject_call": "以函数方式调用 `{api}` ",
         "subject_module": "`{api}` 模块",
+        "subject_when": "{condition} 的 `{api}` 调用",
+        "when_passed": "传入 {names}",
+        "when_not_passed": "未传入 {names}",
+        "when_and": " 而",
         "removed": "{subject}已在 {release} 中移除",
         "breaking": "{subject}在 {release} 中有不兼容变更：{title}",
         "deprecated": "自 {release} 起，{subject}已被弃用",
@@ -237,6 +245,13 @@ STRINGS = {
 }
 
 
+# Added to how a use was resolved when the entry concerns only some calls (`when`) and the use does
+# not tell whether it is one of them: `torch.mean(*args)`, `torch.mean(x, **options)`.
+UNKNOWN_ARGUMENTS = (
+    "the arguments of the call cannot be known here (`*args`, `**kwargs`, or not a call), "
+    "so whether the entry concerns this call cannot be told"
+)
+
 # The scanner explains in English how it resolved a name (Use.how) and why a file could not be
 # read (FileError.message); these patterns give the Chinese report the same explanations. Text
 # that matches none is shown as the scanner wrote it.
@@ -251,10 +266,22 @@ SCANNER_TEXTS_ZH = (
         r"'\.(?P<attr>[^']+)' is used on '(?P<receiver>[^']+)', whose type is unknown; matched by the method name only",
         "'.{attr}' 用在类型未知的 '{receiver}' 上，仅按方法名匹配",
     ),
+    (
+        r"`(?P<name>[^`]+)` is both a module and a function, and this use is not a call: it may be either",
+        "`{name}` 既是模块也是函数，而此处并非调用，两者皆有可能",
+    ),
+    (
+        re.escape(UNKNOWN_ARGUMENTS),
+        "此处无法得知调用的参数（`*args`、`**kwargs`，或并非调用），因此无法判断该条目是否涉及这次调用",
+    ),
     (r"token match in a file included with --include", "在 --include 指定的文件中按完整词匹配"),
     (r"cannot be parsed as Python \((?P<why>.*)\); file skipped", "无法解析为 Python（{why}），已跳过该文件"),
     (r"cannot be decoded as (?P<what>.+?) \((?P<why>.*)\); file skipped", "无法按 {what} 解码（{why}），已跳过该文件"),
     (r"cannot be read \((?P<why>.*)\); file skipped", "无法读取（{why}），已跳过该文件"),
+    (
+        r"is (?P<size>[\d,]+) bytes, more than the limit of (?P<limit>[\d,]+) bytes \(--max-file-size\); file skipped",
+        "大小为 {size} 字节，超过 {limit} 字节的上限（--max-file-size），已跳过该文件",
+    ),
     (r"folder cannot be read \((?P<why>.*)\); folder skipped", "无法读取文件夹（{why}），已跳过该文件夹"),
     (r"is not valid JSON \((?P<why>.*)\); file skipped", "不是有效的 JSON（{why}），已跳过该文件"),
     (
@@ -330,19 +357,16 @@ class ApiIndex:
         return max(published, key=lambda item: self.order[item[0]], default=None)
 
 
-def open_index(index_source: str | None, data_dir: Path, site_url: str = "") -> ApiIndex:
-    """The API index from a published apis.json (--index: a file or an http(s) address), else
-    built from the data folder, as the site would publish it. Raises apiindex.IndexUnreadable or
-    problems.DataError when it cannot be read."""
+def open_index(index_source: str | None, data_dir: Path, site_url: str = "", timeout: float | None = None) -> ApiIndex:
+    """The API index from a published apis.json (--index: a file or an http(s) address, read
+    within `timeout` seconds), else built from the data folder, as the site would publish it.
+    Raises apiindex.IndexUnreadable or problems.DataError when it cannot be read."""
     from releasekb import apiindex
     from releasekb.model import suggested_code_section
 
     if index_source:
-        document = apiindex.load_index(index_source)
-        try:
-            index = ApiIndex(document, index_source)
-        except (KeyError, TypeError, AttributeError) as error:  # a hand-made or truncated file
-            raise apiindex.IndexUnreadable(f"{index_source}: not a complete API index (no {error})") from None
+        # load_index checks the schema and every reference: ApiIndex and the findings rely on both
+        index = ApiIndex(apiindex.load_index(index_source, timeout or apiindex.DEFAULT_TIMEOUT_SECONDS), index_source)
         where = "its knowledge base needs `code.roots` in project.yaml"
     else:
         from releasekb.pipeline import load_catalog
@@ -539,20 +563,21 @@ def run_check(
     include=(),
     exclude=(),
     confidence: str = "medium",
+    max_file_size: int | None = None,
 ) -> Report:
-    """Scan `paths` for the index's APIs and report what an upgrade from --from to --to means."""
+    """Scan `paths` for the index's APIs and report what an upgrade from --from to --to means.
+    A file larger than `max_file_size` bytes is skipped (default: the scanner's limit)."""
     from releasekb import scan
 
     targets = [scan.Target(name, use) for name, use in index.records]
     python_roots = tuple(index.code_roots.get("python", ()))
     tokens = tuple(root for language, roots in index.code_roots.items() if language != "python" for root in roots)
     roots = scan.Roots(python_roots, tokens)
+    limit = scan.DEFAULT_MAX_FILE_SIZE if max_file_size is None else max_file_size
+    scan_options = {"include": include, "exclude": exclude, "confidence": confidence, "max_file_size": limit}
     groups = scan_groups(paths)
-    results = [
-        (prefix, scan.scan(group, targets, roots, include=include, exclude=exclude, confidence=confidence))
-        for prefix, group in groups
-    ]
-    report = analyse(index, options, _merged(results), paths)
+    results = [(prefix, scan.scan(group, targets, roots, **scan_options)) for prefix, group in groups]
+    report = analyse(index, options, _merged(results), paths, confidence)
     check_declared_requirement(options, report, paths)
     place_in_notebook_files(report, _notebook_files(groups, results))
     return report
@@ -596,8 +621,9 @@ def _merged(results: list) -> SimpleNamespace:
     )
 
 
-def analyse(index: ApiIndex, options: Options, result, paths: list[str]) -> Report:
-    """Findings and min_release from a scan result (scan.ScanResult with the paths to show)."""
+def analyse(index: ApiIndex, options: Options, result, paths: list[str], confidence: str = "low") -> Report:
+    """Findings and min_release from a scan result (scan.ScanResult with the paths to show); a
+    finding whose confidence is below `confidence` is left out (see _finding)."""
     report = Report(options, index.source, index.product, list(paths), list(index.code_roots.get("python", ())))
     report.releases = list(index.versions)
     report.distribution = product_distribution(index)
@@ -612,6 +638,8 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str]) -> Repo
         if options.only:
             findings = [f for f in findings if f.entry in options.only] + _uses_of(index, options, uses[0], records)
         for finding in findings:
+            if CONFIDENCES.index(finding.confidence) > CONFIDENCES.index(confidence):
+                continue
             if _suppressed(uses[0], finding.entry):
                 report.suppressed += 1
             else:
@@ -658,19 +686,24 @@ def _specific_first(records: list[dict]) -> list[dict]:
 
 def _findings_of(index: ApiIndex, options: Options, use, records: list[dict]) -> list[Finding]:
     """One finding per entry for one reference: a change entry listing any name it matched
-    (the most specific name cites it), an introduction after --to, the level as of --to."""
-    by_entry: dict[tuple[str, str, str], Finding] = {}
-    for record in _specific_first(records):
-        for kind, entry in [*_change_entries(index, options, record), *_newer_entries(index, options, record)]:
-            key = (kind, entry["id"], entry["release"])
-            by_entry.setdefault(key, _finding(index, options, kind, record, entry, use))
+    (the most specific name cites it), an introduction after --to, the level as of --to; none for
+    an entry that concerns other calls than this one (`when`)."""
+    cited = [
+        (kind, record, entry)
+        for record in _specific_first(records)
+        for kind, entry in [*_change_entries(index, options, record), *_newer_entries(index, options, record)]
+    ]
     unstable = _unstable(index, options, records)
     if unstable:
         record, entry = unstable
-        by_entry.setdefault(
-            ("unstable", entry["id"], entry["release"]),
-            _finding(index, options, "unstable", record, entry, use),
-        )
+        cited.append(("unstable", record, entry))
+    by_entry: dict[tuple[str, str, str], Finding] = {}
+    for kind, record, entry in cited:
+        key = (kind, entry["id"], entry["release"])
+        if key not in by_entry:
+            finding = _finding(index, options, kind, record, entry, use)
+            if finding is not None:
+                by_entry[key] = finding
     return list(by_entry.values())
 
 
@@ -681,7 +714,9 @@ def _uses_of(index: ApiIndex, options: Options, use, records: list[dict]) -> lis
     for record in _specific_first(records):
         for entry in record["entries"]:
             if entry["id"] in options.only and entry["id"] not in found:
-                found[entry["id"]] = _finding(index, options, "used", record, entry, use)
+                finding = _finding(index, options, "used", record, entry, use)
+                if finding is not None:
+                    found[entry["id"]] = finding
     return list(found.values())
 
 
@@ -736,7 +771,39 @@ def _level_entry(record: dict, release: str, level: str) -> dict:
     return {**introducing, "release": release, "kind": "new", "level": level, "migration": None, "urls": moved}
 
 
-def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, use) -> Finding:
+def _concerns(when: dict | None, arguments) -> bool | None:
+    """Whether a call that passes `arguments` (scan.CallArguments; None: not a call) is one an
+    entry's `when` describes: True without a condition, None when its arguments cannot be known."""
+    if when is None:
+        return True
+    if arguments is None:
+        return None
+    params = when["params"]
+    positional = params[: params.index("*")] if "*" in params else params
+
+    def passes(name: str) -> bool | None:
+        return arguments.passes(name, positional.index(name) if name in positional else None)
+
+    verdicts = [passes(name) for name in when["passed"]]
+    verdicts += [None if passed is None else not passed for passed in map(passes, when["not_passed"])]
+    if False in verdicts:
+        return False
+    return None if None in verdicts else True
+
+
+def _lower(confidence: str) -> str:
+    return CONFIDENCES[min(CONFIDENCES.index(confidence) + 1, len(CONFIDENCES) - 1)]
+
+
+def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, use) -> Finding | None:
+    """The finding `entry` makes of `use`; None when the entry concerns other calls (`when`), one
+    confidence level lower when the use does not tell."""
+    concerns = _concerns(entry.get("when"), use.arguments)
+    if concerns is False:
+        return None
+    confidence, how = use.confidence, use.how
+    if concerns is None:
+        confidence, how = _lower(confidence), f"{how}; {UNKNOWN_ARGUMENTS}" if how else UNKNOWN_ARGUMENTS
     replacement = record["replacement"] if kind in ("removed", "deprecated", "breaking") else None
     # an index published before `replacement_drop_in` existed: every replacement was a drop-in
     drop_in = record.get("replacement_drop_in") is not False if replacement else None
@@ -750,13 +817,13 @@ def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
         line=use.line,
         column=use.column,
         cell=use.cell,
-        confidence=use.confidence,
+        confidence=confidence,
         guarded=use.guarded,
         # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
         in_effect_at_from=kind != "used" and index.order[entry["release"]] <= position(index, options.old_release),
         resolved=use.resolved,
         written=use.written,
-        how=use.how,
+        how=how,
         message=_message(index, options, kind, record, entry, replacement, drop_in),
         migration=entry["migration"] if kind != "newer" and kind != "unstable" else None,
         replacement=replacement,
@@ -772,7 +839,7 @@ def _message(
 ) -> dict[str, str]:
     messages = {}
     for lang, strings in STRINGS.items():
-        subject = strings[f"subject_{record['use']}"].format(api=record["name"])
+        subject = _subject(strings, record, entry.get("when"))
         values = {
             "subject": subject,
             "release": entry["release"],
@@ -787,6 +854,20 @@ def _message(
             text += strings["use_instead" if drop_in else "replaced_by"].format(replacement=replacement)
         messages[lang] = _sentence(text.strip())
     return messages
+
+
+def _subject(strings: dict[str, str], record: dict, when: dict | None) -> str:
+    """The API as the entry means it: '`torch.fft` called as a function', '`torch.mean` called with
+    `dim` and without `keepdim`'."""
+    if when is None:
+        return strings[f"subject_{record['use']}"].format(api=record["name"])
+    names = {
+        part: strings["list_separator"].join(f"`{name}`" for name in when[part]) for part in ("passed", "not_passed")
+    }
+    condition = strings["when_and"].join(
+        strings[f"when_{part}"].format(names=text) for part, text in names.items() if text
+    )
+    return strings["subject_when"].format(api=record["name"], condition=condition)
 
 
 def _sentence(text: str) -> str:

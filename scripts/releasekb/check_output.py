@@ -12,7 +12,7 @@ import urllib.parse
 from pathlib import Path
 
 from releasekb.check import KINDS, PLACES_SHOWN, STRINGS, UNREADABLE, Finding, Options, Report, place_text, scanner_text
-from releasekb.safe_text import github_command, github_log_line
+from releasekb.safe_text import github_command, github_log_line, json_escaped, visible
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).parent / "check_schema.json"
@@ -44,10 +44,13 @@ _COLOURS = {
 
 
 def render(report: Report, output_format: str, *, colour: bool = False) -> str:
+    """The report in `output_format`. Texts from the index and the code (titles, names, paths)
+    can hold control characters: each format writes them so that a terminal or CI log shows
+    them rather than acting on them (JSON and SARIF escape them, and keep them once decoded)."""
     if output_format == "json":
-        return json.dumps(json_report(report), ensure_ascii=False, indent=1) + "\n"
+        return json_escaped(json.dumps(json_report(report), ensure_ascii=False, indent=1)) + "\n"
     if output_format == "sarif":
-        return json.dumps(sarif_report(report), ensure_ascii=False, indent=1) + "\n"
+        return json_escaped(json.dumps(sarif_report(report), ensure_ascii=False, indent=1)) + "\n"
     if output_format == "github":
         return "".join(line + "\n" for line in github_annotations(report))
     return text_report(report, colour=colour)
@@ -105,28 +108,31 @@ def location(report: Report, path: str, line: int, column: int | None, cell: int
 
 
 def text_report(report: Report, *, colour: bool = False) -> str:
+    """The report for people. Every line is made visible (safe_text.visible) where it is made:
+    a painted one inside `paint`, before its colour codes, the others as they are added."""
     t = STRINGS[report.options.lang]
     paint = _painter(colour)
     lines = [paint("1", _header(report))]
     if report.options.old_defaulted:
-        lines.append(t["header_old_default"].format(old=report.options.old))
-    lines += scope_notes(report)
+        lines.append(visible(t["header_old_default"].format(old=report.options.old)))
+    lines += [visible(note) for note in scope_notes(report)]
     for kind in KINDS:
         lines += _kind_section(report, kind, paint)
-    lines += ["", _min_release_line(report), *_declared_lines(report)]
+    lines += ["", visible(_min_release_line(report)), *map(visible, _declared_lines(report))]
     if report.errors:
         lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
         lang = report.options.lang
         lines += [
-            f"  {location(report, e.path, e.line, None, None)}: {scanner_text(e.message, lang)}" for e in report.errors
+            visible(f"  {location(report, e.path, e.line, None, None)}: {scanner_text(e.message, lang)}")
+            for e in report.errors
         ]
-    lines += ["", summary_line(report)]
+    lines += ["", visible(summary_line(report))]
     return "\n".join(lines) + "\n"
 
 
 def _painter(colour: bool):
     def paint(code: str, text: str) -> str:
-        return f"\033[{code}m{text}\033[0m" if colour else text
+        return f"\033[{code}m{visible(text)}\033[0m" if colour else visible(text)
 
     return paint
 
@@ -184,12 +190,12 @@ def _finding_lines(report: Report, findings: list[Finding], paint) -> list[str]:
     t, first = STRINGS[lang], findings[0]
     lines = [f"    {paint(_COLOURS[first.kind], first.message[lang])}"]
     if first.migration:
-        lines.append("      " + t["migration"].format(text=first.migration[lang]))
-    lines.append("      " + t["more"].format(url=first.urls[lang]))
+        lines.append("      " + visible(t["migration"].format(text=first.migration[lang])))
+    lines.append("      " + visible(t["more"].format(url=first.urls[lang])))
     for finding in findings[:PLACES_SHOWN]:
         where = location(report, finding.path, finding.line, finding.column, finding.cell)
         guarded = t["guarded"] if finding.guarded else ""
-        lines.append(f"      {where}: {_why(finding, t, lang)}{guarded}")
+        lines.append(visible(f"      {where}: {_why(finding, t, lang)}{guarded}"))
     if len(findings) > PLACES_SHOWN:
         lines.append("      " + t["more_places"].format(count=f"{len(findings) - PLACES_SHOWN:,}"))
     return lines
@@ -505,8 +511,8 @@ def _invocation(report: Report) -> dict:
 
 def github_annotations(report: Report) -> list[str]:
     """One workflow command per finding and per unreadable file, a notice for each version that is
-    not a release described (scope_notes), then the header (which names the releases compared)
-    and the summary as log lines."""
+    not a release described (scope_notes), then the header (which names the releases compared) and
+    the summary as log lines (which name the index's code roots: never read as a command)."""
     lines = [_github_finding(report, finding) for finding in report.findings]
     lang = report.options.lang
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
@@ -515,7 +521,7 @@ def github_annotations(report: Report) -> list[str]:
         for e in report.errors
     ]
     lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report)]
-    lines += [github_log_line(_header(report)), summary_line(report)]
+    lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
     return lines
 
 
@@ -542,4 +548,5 @@ def write(report: Report, output_format: str, output: Path | None, stdout) -> No
         stdout.write(render(report, output_format, colour=output_format == "text" and use_colour(stdout)))
         return
     output.write_text(render(report, output_format), encoding="utf-8")
-    stdout.write(summary_line(report) + "\n")
+    summary = github_log_line if output_format == "github" else visible
+    stdout.write(summary(summary_line(report)) + "\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -173,7 +174,8 @@ def _parser() -> argparse.ArgumentParser:
         "exit status:\n  0  no finding of a --fail-on kind (guarded and suppressed uses never count, nor a\n"
         "     change already in effect at --from: the code runs there already)\n"
         "  1  findings of a --fail-on kind\n  2  wrong usage (a version that cannot be parsed, --from newer than\n"
-        "     --to...) or a knowledge base that cannot be read or declares no code roots\n\n"
+        "     --to...) or a knowledge base that cannot be read or declares no code roots; an --index that\n"
+        "     cannot be fetched in time, is too large or is not a valid API index: `index SOURCE: what is wrong`\n\n"
         "Any version works: one between releases means the latest release described before it, one after\n"
         "the last means up to the last release described, one before the first means before anything\n"
         "described.\n\n"
@@ -200,6 +202,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip matching files")
     check.add_argument(
+        "--max-file-size",
+        type=_file_size,
+        default="5MB",
+        metavar="SIZE",
+        help="skip (and report) files larger than this: 5MB (the default), 500KB, or a number of bytes",
+    )
+    check.add_argument(
         "--only",
         metavar="IDS",
         help="comma-separated feature ids: report only their findings, and every use of their APIs (kind `used`)",
@@ -212,6 +221,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--index", metavar="FILE_OR_URL", help="a published api/apis.json instead of the data folder (--data)"
+    )
+    check.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="with an http(s) --index: the most the whole download may take (default: 30)",
     )
     check.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (stdout: the summary)")
     check.add_argument(
@@ -456,28 +472,57 @@ def _new(args) -> int:
     return EXIT_OK
 
 
+def _seconds(text: str) -> float:
+    """--timeout's value: a positive number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
+
+
+_SIZE_UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3}
+
+
+def _file_size(text: str) -> int:
+    """'5MB', '500 KB', '1048576' -> bytes (1 KB is 1,000 bytes, as in the data files' limit)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?B?)\s*", text, re.IGNORECASE)
+    if match is None or match.group(2).upper() not in _SIZE_UNITS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write it as 5MB, 500KB or a number of bytes")
+    return int(match.group(1)) * _SIZE_UNITS[match.group(2).upper()]
+
+
 def _check(args) -> int:
     from releasekb.apiindex import IndexUnreadable
     from releasekb.check import CheckUsage, open_index, resolve_options, run_check
     from releasekb.check_output import write
+    from releasekb.safe_text import visible
 
     missing = [path for path in args.paths if not os.path.exists(path)]
     try:
         if missing:
             raise CheckUsage(f"no such file or folder: {', '.join(missing)}")
-        index = open_index(args.index, args.data, args.site_url)
+        index = open_index(args.index, args.data, args.site_url, timeout=args.timeout)
         options = resolve_options(
             index, args.old, args.new, args.max_stability, args.fail_on, args.lang, only=args.only
         )
-    except (CheckUsage, IndexUnreadable) as error:
-        print(f"releasekb check: {error}", file=sys.stderr)
+    except (CheckUsage, IndexUnreadable) as error:  # may quote the index: one safe line
+        print(f"releasekb check: {visible(error)}", file=sys.stderr)
         return EXIT_USAGE
     except DataError as error:  # the knowledge base, not the user's code: wrong usage of check
         print(error.report(), file=sys.stderr)
         print(f"releasekb check: the knowledge base in {args.data} is invalid (see above)", file=sys.stderr)
         return EXIT_USAGE
     report = run_check(
-        index, options, args.paths, include=args.include, exclude=args.exclude, confidence=args.confidence
+        index,
+        options,
+        args.paths,
+        include=args.include,
+        exclude=args.exclude,
+        confidence=args.confidence,
+        max_file_size=args.max_file_size,
     )
     output_format = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     write(report, output_format, args.output, sys.stdout)

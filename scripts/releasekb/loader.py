@@ -10,13 +10,17 @@ UTF-8 only (a byte-order mark and CRLF line ends are fine), no control character
 node graph is composed from parser events here rather than by PyYAML's composer, so that
 anchors and aliases (which release data has no use for, and whose expansion is the
 "billion laughs" attack) are refused at the first one, and nesting stops at a fixed depth
-long before Python's recursion limit.
+long before Python's recursion limit. YAML's escapes in double quotes ("\\e", "\\x1b", "\\n")
+can still write a control character into a value, so every text and key is checked again
+once decoded (see _Converter).
 """
 
 from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +28,7 @@ from typing import Any
 import yaml
 
 from releasekb.problems import Problem
+from releasekb.safe_text import unsafe_character, visible
 
 YamlParser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _constructor = yaml.constructor.SafeConstructor()
@@ -161,10 +166,39 @@ def _compose(parser: Any) -> yaml.Node | None:
 _PLAIN_COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
+# Line breaks: a multi-line text's lines end in newlines; anywhere else, one would make a value
+# printed on one line (a title in a log, a name in objects.inv) start another.
+_LINE_BREAKS = "\n\r\x85\u2028\u2029"
+_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character"}
+
+
+def _unsafe_text_message(char: str, multiline: bool) -> str:
+    """Why a text holding `char` (a character safe_text.visible rewrites) is refused, and what
+    the value may hold instead."""
+    if char in _LINE_BREAKS:
+        kind = "a line break"
+    elif char == "\t":
+        kind = "a tab"
+    else:
+        kind = _CATEGORIES.get(unicodedata.category(char), "a code point that is not a character")
+    found = f"{kind} (U+{ord(char):04X}, {visible(char)})"
+    if multiline:
+        return f"{found} is not allowed in a text, which holds printable characters, newlines and tabs: remove it"
+    return (
+        f"{found} is not allowed in this value, which is one line of printable characters: remove it "
+        "(newlines and tabs belong only in multi-line texts: summaries, migrations, descriptions)"
+    )
+
+
 class _Converter:
-    def __init__(self, document: Document, problems: list[Problem]):
+    """Converts a node graph to plain data. Every text is checked here, keys too, once for all
+    files: control characters (which would reach terminals and CI logs as commands, and which
+    XML outputs cannot carry) are refused, and line breaks and tabs outside multi-line texts."""
+
+    def __init__(self, document: Document, problems: list[Problem], multiline: Callable[[Location], bool]):
         self.document = document
         self.problems = problems
+        self.multiline = multiline
 
     def convert(self, node: yaml.Node, location: Location) -> Any:
         self.document.values[location] = _mark(node)
@@ -185,6 +219,9 @@ class _Converter:
                 continue
             key = key_node.value
             child = (*location, key)
+            if (char := unsafe_character(key)) is not None:
+                self._report(key_node, child, _unsafe_text_message(char, multiline=False))
+                continue
             if key in result:
                 first = self.document.keys[child]
                 self._report(
@@ -203,12 +240,19 @@ class _Converter:
         if node.tag == "tag:yaml.org,2002:timestamp":
             return node.value  # keep "2020-10-27" as written; the model checks the format
         try:
-            return _constructor.construct_object(node, deep=True)
+            value = _constructor.construct_object(node, deep=True)
         except yaml.YAMLError:
             self._report(node, location, f"unsupported YAML tag '{node.tag}' (use plain values)")
+            return None
         except ValueError:  # e.g. an integer of more digits than Python converts
             self._report(node, location, f"'{node.value[:20]}...' is not a usable number (put text in quotes)")
-        return None
+            return None
+        if isinstance(value, str):
+            multiline = self.multiline(location)
+            if (char := unsafe_character(value, block=multiline)) is not None:
+                self._report(node, location, _unsafe_text_message(char, multiline))
+                return None
+        return value
 
     def _report(self, node: yaml.Node, location: Location, message: str) -> None:
         pos = _mark(node)
@@ -270,9 +314,12 @@ def _parse(text: str) -> yaml.Node | None:
     return None  # not reached: the last parser returns or raises
 
 
-def load_document(path: Path, display_path: str | None = None) -> tuple[Document, list[Problem]]:
-    """Load one YAML file. Problems (size, encoding, syntax, anchors, nesting, duplicate keys)
-    are returned, not raised."""
+def load_document(
+    path: Path, display_path: str | None = None, multiline: Callable[[Location], bool] = lambda location: False
+) -> tuple[Document, list[Problem]]:
+    """Load one YAML file. Problems (size, encoding, syntax, anchors, nesting, duplicate keys,
+    control characters in a text) are returned, not raised. `multiline` says which values are
+    multi-line texts, where line breaks and tabs are allowed (by default none)."""
     document = Document(path=path, display_path=display_path or str(path))
     text, problems = _read_text(path, document.display_path)
     if text is None:
@@ -297,5 +344,5 @@ def load_document(path: Path, display_path: str | None = None) -> tuple[Document
     if node is None:
         problems.append(Problem(document.display_path, 1, 1, "(document)", "the file is empty"))
         return document, problems
-    document.data = _Converter(document, problems).convert(node, ())
+    document.data = _Converter(document, problems, multiline).convert(node, ())
     return document, problems

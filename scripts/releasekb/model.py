@@ -20,6 +20,7 @@ from pydantic import (
     StringConstraints,
     ValidationInfo,
     create_model,
+    model_validator,
 )
 
 from releasekb.dates import parse_date
@@ -130,6 +131,20 @@ Text = create_model(
 )
 
 
+class _Multiline:
+    """The marker of a multi-line text (see TextBlock); pydantic ignores it."""
+
+    def __repr__(self) -> str:
+        return "MULTILINE"
+
+
+MULTILINE = _Multiline()
+# A text written over several lines, where a block scalar (`>-`, `|`) is normal: summaries,
+# migrations and descriptions. Line breaks and tabs are allowed in these and in no other value
+# (the loader refuses them elsewhere: a title, a name or an id is one line wherever it is shown).
+TextBlock = Annotated[Text, MULTILINE]
+
+
 class Link(Strict):
     kind: Literal[LINK_KINDS]
     url: Url
@@ -140,6 +155,64 @@ class Source(Strict):
     lang: Literal[LANGUAGES]
     url: Url | None = None
     credit: NonEmptyText | None = None
+
+
+Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+KEYWORD_ONLY = "*"  # in `params`, as in a Python signature: the parameters after it are given by name only
+
+
+def _distinct_params(params: list[str]) -> list[str]:
+    repeated = sorted({name for name in params if params.count(name) > 1})
+    if repeated:
+        raise ValueError(f"`{repeated[0]}` is listed twice: name each parameter once, in the order of the signature")
+    return params
+
+
+def _known_params(names: list[str], info: ValidationInfo) -> list[str]:
+    params = info.data.get("params")
+    if params is None:  # params itself is wrong, and reported
+        return names
+    for name in names:
+        if name == KEYWORD_ONLY or name not in params:
+            listed = ", ".join(p for p in params if p != KEYWORD_ONLY)
+            raise ValueError(f"`{name}` is not one of `params` ({listed}): add it there, in its place in the signature")
+    return names
+
+
+class CallForm(Strict):
+    """The calls of an API an entry concerns, by the arguments they pass: `{params: [input, dim,
+    keepdim], passed: [dim], not_passed: [keepdim]}` is a call that gives `dim`, by position or by
+    name, and does not give `keepdim`."""
+
+    params: Annotated[list[Identifier | Literal["*"]], AfterValidator(_distinct_params)] = Field(
+        min_length=1,
+        description="The API's parameters in the order of its signature, so that an argument given by position "
+        "counts for its parameter: `[input, dim, keepdim]`. Parameters after `*` are given by name only.",
+    )
+    passed: Annotated[list[Identifier], AfterValidator(_known_params)] = Field(
+        [], description="Parameters a call must give (every one of them), by position or by name."
+    )
+    not_passed: Annotated[list[Identifier], AfterValidator(_known_params)] = Field(
+        [], description="Parameters a call must not give (none of them)."
+    )
+
+    @model_validator(mode="after")
+    def _says_something(self) -> CallForm:
+        if not self.passed and not self.not_passed:
+            raise ValueError(
+                "`when` names no parameter: list those a call gives under `passed`, and those it does not "
+                "under `not_passed`"
+            )
+        both = sorted(set(self.passed) & set(self.not_passed))
+        if both:
+            raise ValueError(f"`{both[0]}` is both in `passed` and in `not_passed`: no call matches")
+        return self
+
+
+def _needs_call_use(when: CallForm | None, info: ValidationInfo) -> CallForm | None:
+    if when is not None and info.data.get("use", "any") != "call":
+        raise ValueError("`when` says which calls the entry concerns: it needs `use: call`")
+    return when
 
 
 # How a use of an API in code matches it (see `releasekb check`): "any" use of the name; only a
@@ -164,6 +237,11 @@ class ApiUse(Strict):
     # says a new feature touches an API that existed before it (DistributedDataParallel in a
     # feature that adds Windows support).
     introduced: bool | None = None
+    # Only the calls that pass these arguments (the 0.2 `keepdim` default matters only where `dim`
+    # is passed and `keepdim` is not): `releasekb check` reports no other call; only with `use: call`.
+    when: Annotated[CallForm | None, AfterValidator(_needs_call_use)] = Field(
+        None, description="The calls the entry concerns, by the arguments they pass; needs `use: call`."
+    )
 
 
 class Entry(Strict):
@@ -175,7 +253,7 @@ class Entry(Strict):
     # ("... becomes stable"). Feature pages use the latest name, else the first title.
     name: Text | None = None
     title: Text
-    summary: Text
+    summary: TextBlock
     # Canonical, fully qualified names (`torch.nn.functional.grid_sample`, `torch::class_`),
     # under a root declared in project.yaml's `code:`.
     apis: list[NonEmptyText | ApiUse] = []
@@ -206,7 +284,7 @@ class ChangeEntry(Entry):
     # the data describes: older than the first release (Python 2 support), or behaviour rather
     # than a feature (a default that changed).
     standalone: bool = False
-    migration: Text
+    migration: TextBlock
 
 
 class ReleaseFile(Strict):
@@ -214,7 +292,7 @@ class ReleaseFile(Strict):
     date: Date
     scheme: Scheme
     title: Text
-    summary: Text
+    summary: TextBlock
     sources: list[Source] = Field(min_length=1)
     highlights: list[Slug] = []
     features: list[FeatureEntry] = []
@@ -234,7 +312,7 @@ class Label(Strict):
         "labels of equal rank are the same level."
     )
     name: Text = Field(description="The label as readers see it.")
-    description: Text = Field(description="What depending on a feature at this level means.")
+    description: TextBlock = Field(description="What depending on a feature at this level means.")
 
 
 class StabilityConfig(Strict):

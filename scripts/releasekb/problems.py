@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from releasekb.safe_text import github_command
+from releasekb.safe_text import github_command, github_log_line, visible
 
 
 @dataclass(frozen=True, order=True)
@@ -25,8 +25,10 @@ class Problem:
     severity: str = "error"
 
     def __str__(self) -> str:
+        """One line, whatever a quoted value or path holds: control characters made visible, and
+        never read as a workflow command in a CI log."""
         marker = "warning: " if self.severity == "warning" else ""
-        return f"{self.file}:{self.line}:{self.column}: {marker}{self.where}: {self.message}"
+        return github_log_line(f"{self.file}:{self.line}:{self.column}: {marker}{self.where}: {self.message}")
 
 
 class DataError(Exception):
@@ -74,8 +76,16 @@ def json_report(problems: Iterable[Problem]) -> str:
         {
             "errors": sum(p.severity == "error" for p in problems),
             "warnings": sum(p.severity == "warning" for p in problems),
-            "problems": [dataclasses.asdict(p) for p in problems],
+            "problems": [_visible_fields(p) for p in problems],
         },
         ensure_ascii=False,
         indent=2,
     )
+
+
+def _visible_fields(problem: Problem) -> dict:
+    """A problem as JSON data, its texts as the text output shows them: a reader that prints a
+    message prints no control character a quoted value held."""
+    return {
+        name: visible(value) if isinstance(value, str) else value for name, value in dataclasses.asdict(problem).items()
+    }

@@ -7,7 +7,10 @@ hook writes them after each language's build (so `build` and `serve` both have t
 - a badge per feature, /badges/<id>.svg (and /zh/badges/<id>.svg): current level and since when;
 - an intersphinx inventory, /objects.inv (and /zh/objects.inv), written with sphobjinv;
 - an Atom feed of releases, /feed.xml (and /zh/feed.xml), written with feedgen.
-Everything is deterministic: the same data gives the same bytes.
+Everything is deterministic: the same data gives the same bytes. Every output is well-formed for
+any text: `validate` refuses control characters, and these writers neutralise them anyway (a
+badge shows them as visible escapes, an inventory line holds no line break); a writer that still
+refuses a text stops the build with an OutputError that names the output and the text.
 """
 
 from __future__ import annotations
@@ -15,13 +18,17 @@ from __future__ import annotations
 import html
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
+
+from mkdocs.exceptions import PluginError
 
 from releasekb import afterwards, api, apiindex, check_output
 from releasekb.catalog import Catalog, Feature
 from releasekb.cjk import is_wide
 from releasekb.dates import utc_datetime
 from releasekb.i18n import DEFAULT_LANGUAGE, interface_strings
+from releasekb.safe_text import visible
 from releasekb.urls import (
     API_CHANGELOG,
     API_FEATURES,
@@ -43,20 +50,35 @@ _LEVEL_COLOURS = ("#2e7d32", "#1565c0", "#e65100", "#6a1b9a")
 _UNLABELED_COLOUR, _REMOVED_COLOUR, _LABEL_COLOUR = "#616161", "#c62828", "#455a64"
 
 
+class OutputError(PluginError):
+    """An output the data cannot be written into: the build stops with this message, which names
+    the output and, where known, the text (a library's traceback would name neither)."""
+
+
 def outputs(catalog: Catalog, lang: str, site_url: str, *, section: bool = False) -> dict[str, bytes]:
     """section: the knowledge base is one language's section of another site (the plugin's
     `path`). Its pages exist in that language only, so what states the addresses of every
-    language's pages (the JSON API, the feed of another language than the default) is left out."""
+    language's pages (the JSON API, the feed of another language than the default) is left out.
+    Raises OutputError."""
     files: dict[str, bytes] = {}
     if lang == DEFAULT_LANGUAGE and not section:
-        files.update(api_files(catalog, site_url))
+        files.update(_made("the JSON API (api/)", api_files, catalog, site_url))
     afterwards.give_way()  # under `serve`, made after the page: a rebuild goes first
-    files.update({badge_path(feature.id): badge(feature, lang) for feature in catalog.features.values()})
+    files.update(_made(f"the badges ({lang})", badges, catalog, lang))
     afterwards.give_way()
-    files[INVENTORY] = inventory(catalog, lang)
+    files[INVENTORY] = _made(f"{INVENTORY} ({lang})", inventory, catalog, lang)
     if lang == DEFAULT_LANGUAGE or not section:
-        files[FEED] = feed(catalog, lang, site_url)
+        files[FEED] = _made(f"{FEED} ({lang})", feed, catalog, lang, site_url)
     return files
+
+
+def _made(what: str, make: Callable, *args):
+    """What `make(*args)` returns. A writer's ValueError (a text its format cannot carry, as
+    lxml's "All strings must be XML compatible") becomes an OutputError naming the output."""
+    try:
+        return make(*args)
+    except ValueError as error:  # UnicodeEncodeError included
+        raise OutputError(f"{what} cannot be written from the data: {error}") from None
 
 
 def write_outputs(
@@ -133,10 +155,15 @@ def _text_width(text: str) -> int:
     return sum(12 if is_wide(c) else 7 for c in text) + 10
 
 
+def badges(catalog: Catalog, lang: str) -> dict[str, bytes]:
+    return {badge_path(feature.id): badge(feature, lang) for feature in catalog.features.values()}
+
+
 def badge(feature: Feature, lang: str) -> bytes:
     """A flat two-part badge like the ones code hosts show in READMEs, with a <title> for
     screen readers and tooltips."""
-    label, status = badge_label(feature), badge_status(feature, lang)
+    # XML allows no control character: one is shown as its escape (`\x1b`), the badge stays readable
+    label, status = visible(badge_label(feature)), visible(badge_status(feature, lang))
     left, right = _text_width(label), _text_width(status)
     width = left + right
     title = html.escape(f"{label}: {status}")
@@ -161,34 +188,36 @@ def inventory_name(kind: str, key: str) -> str:
     return f"{kind}-{key}".lower()
 
 
+def inventory_field(text: str) -> str:
+    """A text as a field of an inventory line, which holds one entry: every run of whitespace (a
+    line break too) one space, and control characters visible. A title with a line break would
+    otherwise end its line and write an entry of its own, which could send a name another
+    project links to (`feature-torch-fft`) to another host."""
+    return visible(" ".join(text.split()))
+
+
 def inventory(catalog: Catalog, lang: str) -> bytes:
     """A Sphinx inventory (objects.inv, as `std:label` entries) of every feature and release,
     so Sphinx (intersphinx) and mkdocstrings (autorefs) projects can cross-reference them."""
     import sphobjinv
 
     inv = sphobjinv.Inventory()
-    inv.project = catalog.site_name[lang]
-    inv.version = catalog.latest.version
-    for release in catalog.releases:
+    inv.project = inventory_field(catalog.site_name[lang])
+    inv.version = inventory_field(catalog.latest.version)
+    entries = [
+        (inventory_name("release", r.version), release_path(r.version), f"{catalog.product_name[lang]} {r.version}")
+        for r in catalog.releases
+    ]
+    entries += [(inventory_name("feature", f.id), feature_path(f.id), f.title[lang]) for f in catalog.features.values()]
+    for name, path, dispname in entries:
         inv.objects.append(
             sphobjinv.DataObjStr(
-                name=inventory_name("release", release.version),
+                name=inventory_field(name),
                 domain="std",
                 role="label",
                 priority="-1",
-                uri=page_url(release_path(release.version)),
-                dispname=f"{catalog.product_name[lang]} {release.version}",
-            )
-        )
-    for feature in catalog.features.values():
-        inv.objects.append(
-            sphobjinv.DataObjStr(
-                name=inventory_name("feature", feature.id),
-                domain="std",
-                role="label",
-                priority="-1",
-                uri=page_url(feature_path(feature.id)),
-                dispname=feature.title[lang],
+                uri=page_url(path),
+                dispname=inventory_field(dispname),
             )
         )
     return sphobjinv.compress(inv.data_file(contract=True))
@@ -205,8 +234,9 @@ def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
     home = permanent_url(site_url, lang, "")
     generator = FeedGenerator()
     generator.id(home)
-    generator.title(catalog.site_name[lang])
-    generator.subtitle(t["feed_subtitle"].format(product=catalog.product_name[lang]))
+    generator.title(_xml_writable(catalog.site_name[lang], f"project.yaml, product.site_name.{lang}"))
+    product = _xml_writable(catalog.product_name[lang], f"project.yaml, product.name.{lang}")
+    generator.subtitle(t["feed_subtitle"].format(product=product))
     generator.language(lang)
     generator.link(href=home, rel="alternate")
     generator.link(href=home + FEED, rel="self")
@@ -216,12 +246,29 @@ def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
         url = api.release_urls(site_url, release.version)[lang]
         entry = generator.add_entry()
         entry.id(url)
-        entry.title(feed_entry_title(catalog.product_name[lang], release.version, release.title[lang]))
+        title = _xml_writable(release.title[lang], f"{release.version}.yaml, title.{lang}")
+        entry.title(feed_entry_title(product, release.version, title))
         entry.link(href=url)
-        entry.summary(release.summary[lang])
+        entry.summary(_xml_writable(release.summary[lang], f"{release.version}.yaml, summary.{lang}"))
         entry.published(utc_datetime(release.date))
         entry.updated(utc_datetime(release.date))
     return generator.atom_str(pretty=True)
+
+
+def _xml_writable(text: str, where: str) -> str:
+    """The text, if lxml (which writes the feed for feedgen) accepts it; else an OutputError
+    naming the text. feedgen hands texts to lxml only when it writes the whole feed, and lxml's
+    refusal names neither the release nor the field."""
+    from lxml import etree
+
+    try:
+        etree.Element("text").text = text
+    except ValueError as error:  # UnicodeEncodeError (a lone surrogate) included
+        raise OutputError(
+            f"{FEED}: {where} cannot be written into the Atom feed ({error}); remove the character "
+            "(`releasekb validate` locates it)"
+        ) from None
+    return text
 
 
 # A release title that begins with the product's name: what follows it, and whether that is a

@@ -2,6 +2,8 @@
 
 The filter is the site's (api.matches) and the JSON is the site's API shape (api.py), so a
 script reading `releasekb query --format json` and one reading /api/features.json agree.
+Nothing from the data reaches the terminal raw (safe_text): the table shows control characters
+as escapes, the JSON writes them as \\u escapes.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from releasekb import api
 from releasekb.catalog import Catalog, Feature, LevelInEffect, Release
 from releasekb.cjk import display_width
 from releasekb.i18n import interface_strings
+from releasekb.safe_text import github_log_line, json_escaped, visible
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,7 @@ def unknown_values(catalog: Catalog, query: Query) -> list[str]:
         ("--area", query.area, list(catalog.areas)),
     ):
         if value and value not in known:
-            problems.append(f"{option}: unknown value {value!r} (one of: {', '.join(known)})")
+            problems.append(visible(f"{option}: unknown value {value!r} (one of: {', '.join(known)})"))
     return problems
 
 
@@ -61,7 +64,8 @@ def run(catalog: Catalog, query: Query) -> list[Feature]:
 
 
 def print_json(catalog: Catalog, features: list[Feature], site_url: str) -> None:
-    sys.stdout.buffer.write(api.to_json(api.features_document(catalog, features, site_url)))
+    text = api.to_json(api.features_document(catalog, features, site_url)).decode("utf-8")
+    sys.stdout.buffer.write(json_escaped(text).encode("utf-8"))
     sys.stdout.flush()
 
 
@@ -72,19 +76,18 @@ def print_table(features: list[Feature], lang: str, as_of: Release | None = None
     for feature in features:
         state = feature.level_as_of(as_of) if as_of else feature.current
         since = feature.level_since_as_of(as_of) if state else None
-        rows.append(
-            (
-                feature.id,
-                _level_text(state, lang),
-                since.version if since else "-",
-                feature.area.name[lang],
-                feature.title[lang],
-            )
+        cells = (
+            feature.id,
+            _level_text(state, lang),
+            since.version if since else "-",
+            feature.area.name[lang],
+            feature.title[lang],
         )
+        rows.append(tuple(visible(cell) for cell in cells))
     widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
         cells = [cell + " " * (width - display_width(cell)) for cell, width in zip(row, widths, strict=False)]
-        print("  ".join([*cells, row[-1]]))
+        print(github_log_line("  ".join([*cells, row[-1]])))
 
 
 def _level_text(state: LevelInEffect | None, lang: str) -> str:

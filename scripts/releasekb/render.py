@@ -30,6 +30,7 @@ from releasekb import svg, urls
 from releasekb.catalog import Catalog, Entry, Feature, LevelInEffect
 from releasekb.dates import parse_date
 from releasekb.i18n import LANGUAGES, count_text, interface_strings, url_prefix
+from releasekb.markup import text_of, without_tags
 from releasekb.pages import Page, pages
 from releasekb.urls import (
     CHANGELOG,
@@ -131,7 +132,6 @@ def _finalize(value: object) -> str:
 # space: searched for without the space, the expression scans a page several times as fast).
 _HEADING = re.compile(r'<h([1-6])(?: id="([^"]*)")?>(.*?)(?:<a class="headerlink"[^>]*>[^<]*</a>)?</h\1>')
 _ID = re.compile(r'id="([^"]*)"')
-_TAG = re.compile(r"<[^>]*>")
 
 
 @dataclass(frozen=True)
@@ -151,8 +151,8 @@ def outline(page_html: str) -> Outline:
     for match in _HEADING.finditer(page_html):
         level, inner = int(match[1]), match[3]
         if level == 1 and not title:
-            title = html.unescape(_TAG.sub("", inner))
-        name = _TAG.sub("", inner)
+            title = text_of(inner)
+        name = without_tags(inner)
         ident = html.unescape(match[2] or "")
         tokens.append({"level": level, "id": ident, "name": name, "html": inner, "data-toc-label": "", "children": []})
     anchors = frozenset(
@@ -335,7 +335,7 @@ def with_front_matter(body: str, description: str) -> str:
     """The page with its title and description in its front matter, where every engine reads
     them (the plugin itself takes the title from the heading, see plugin.on_page_markdown)."""
     title = _TITLE_LINE.search(body)
-    meta = {"title": html.unescape(_TAG.sub("", title[1])) if title else "", "description": description}
+    meta = {"title": text_of(title[1]) if title else "", "description": description}
     lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items() if value)
     if body.startswith("---\n"):
         return "---\n" + lines + body[4:]

@@ -8,14 +8,19 @@ terminal, a CI log or a machine-read report goes through one of these functions.
 
 from __future__ import annotations
 
+import html
 import re
 
 # C0 controls (tab and newline included: a value printed on one line must stay on it), DEL, C1
 # controls, and the Unicode format characters that reorder or hide text (bidi overrides and
-# isolates, zero-width joiners do no harm and are kept).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# isolates, zero-width joiners do no harm and are kept); also lone surrogates, which no UTF-8
+# output can carry, and U+FFFE and U+FFFF, which are not characters (XML refuses both). A YAML
+# escape in double quotes ("\e", "\x1b", "\ud800") writes any of them.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 # The same set with tab and newline allowed: for a block of text printed as a block.
-_UNSAFE_IN_BLOCK = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_UNSAFE_IN_BLOCK = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def _escape(match: re.Match) -> str:
@@ -30,6 +35,13 @@ def _escape(match: re.Match) -> str:
 def has_unsafe(text: str) -> bool:
     """True when the text holds a character `visible` would rewrite (tab and newline allowed)."""
     return bool(_UNSAFE_IN_BLOCK.search(text))
+
+
+def unsafe_character(text: str, *, block: bool = False) -> str | None:
+    """The first character `visible` would rewrite (block: `visible_block`, which keeps tab and
+    newline), or None: what `validate` names when it refuses a value."""
+    found = (_UNSAFE_IN_BLOCK if block else _UNSAFE).search(text)
+    return found.group() if found else None
 
 
 def visible(text: object) -> str:
@@ -67,3 +79,18 @@ def github_log_line(value: object) -> str:
     makes it start with '::'."""
     text = visible(value)
     return " " + text if text.startswith("::") else text
+
+
+def xml_text(value: object) -> str:
+    """Text for an XML document (an SVG badge or chart): one line, every control character made
+    visible (XML 1.0 allows none of them, so one would make the document unreadable), and &, <,
+    > and quotes escaped, so it fits an element or an attribute."""
+    return html.escape(visible(value))
+
+
+def json_escaped(json_text: str) -> str:
+    """JSON text (as `json.dumps` writes it) with every character `visible_block` would rewrite
+    written as a \\uXXXX escape: the same data for a JSON reader, nothing raw for a terminal.
+    json.dumps escapes C0 controls itself, but leaves DEL, C1 and bidi controls raw; outside
+    strings it writes only newlines and spaces, which are kept."""
+    return _UNSAFE_IN_BLOCK.sub(lambda match: f"\\u{ord(match.group()):04x}", json_text)

@@ -4,7 +4,10 @@ The scanner knows nothing about releases: it is given fully qualified names (`Ta
 top-level packages they live under (`Roots`), and returns where the code uses them (`Use`).
 Python files and notebooks are parsed with `ast`, so that aliases, shadowing, strings and
 comments are handled the way Python sees them; other files (C++ sources named by `include`)
-are searched for whole tokens such as `torch::class_`.
+are searched for whole tokens such as `torch::class_`. A call's use records how it passes its
+arguments (`CallArguments`), so that a change that concerns only some calls can be told apart;
+relative imports resolve against the package a file is in (found from `__init__.py` files), and
+the bodies of module-level functions see the whole module, as they do when they run.
 
 Everything here is standard library only and every worker argument is picklable, so a large
 tree can be scanned in a process pool.
@@ -22,8 +25,10 @@ import io
 import itertools
 import json
 import os
+import queue
 import re
 import sys
+import threading
 import tokenize
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -32,7 +37,10 @@ from pathlib import Path
 
 __all__ = [
     "CONFIDENCE_LEVELS",
+    "COMMON_METHOD_NAMES",
+    "DEFAULT_MAX_FILE_SIZE",
     "DEFAULT_SKIPPED_DIRS",
+    "CallArguments",
     "FileError",
     "Roots",
     "ScanResult",
@@ -62,6 +70,25 @@ class Roots:
 
 
 @dataclass(frozen=True)
+class CallArguments:
+    """How a call passes its arguments: enough to tell which parameters it gives, or that it cannot be told."""
+
+    positional: int  # arguments given by position, not counting `*args`
+    keywords: tuple[str, ...]  # the names given as `name=value`
+    unpacked_positional: bool  # a `*args`: more arguments by position, how many unknown
+    unpacked_keywords: bool  # a `**kwargs`: more arguments by name, which unknown
+
+    def passes(self, name: str, position: int | None) -> bool | None:
+        """Whether the call gives the parameter `name`, which takes the argument at `position` (from 0)
+        when it can be given by position: True, False, or None when unpacked arguments may or may not."""
+        if name in self.keywords or (position is not None and position < self.positional):
+            return True
+        if self.unpacked_keywords or (position is not None and self.unpacked_positional):
+            return None
+        return False
+
+
+@dataclass(frozen=True)
 class Use:
     """One place in the code that refers to a target, with enough context to explain it."""
 
@@ -76,6 +103,7 @@ class Use:
     confidence: str
     guarded: bool
     suppressed: frozenset[str]
+    arguments: CallArguments | None = None  # how a call passes its arguments; None when it is not a call
 
 
 @dataclass(frozen=True)
@@ -129,6 +157,10 @@ _SKIPPED_DIR_PATTERNS = ("*.egg-info",)
 _PYTHON_SUFFIXES = (".py", ".pyi")
 _NOTEBOOK_SUFFIX = ".ipynb"
 _SCANNED_SUFFIXES = (*_PYTHON_SUFFIXES, _NOTEBOOK_SUFFIX)
+_PACKAGE_MARKER = "__init__.py"  # a folder with one is a (regular) package
+# A file larger than this is skipped unread: generated code or data of that size takes minutes and
+# gigabytes to parse, and is rarely code anyone migrates by hand.
+DEFAULT_MAX_FILE_SIZE = 5_000_000
 # Below this many files a process pool costs more to start than it saves.
 PARALLEL_THRESHOLD = 50
 _RECURSION_LIMIT = 10_000
@@ -141,6 +173,20 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _NO_SUPPRESSION: frozenset[str] = frozenset()
 
 _BUILTINS = frozenset(dir(builtins))
+
+# Method names that objects of every Python program have: strings, bytes, lists, dicts, sets,
+# numbers, files, paths, threads, queues and futures. A method target with one of these names (the
+# last part of `torch.nn.parallel.DistributedDataParallel.join`) is never matched by the method name
+# alone, at any confidence: every `os.path.join(...)` and `", ".join(...)` would be reported as a use.
+COMMON_METHOD_NAMES = frozenset(
+    name
+    for kind in (
+        str, bytes, bytearray, list, tuple, dict, set, frozenset, int, float,
+        io.TextIOWrapper, io.BytesIO, Path, threading.Thread, queue.Queue, concurrent.futures.Future,
+    )
+    for name in dir(kind)
+    if not name.startswith("_")
+)  # fmt: skip
 _SCOPE_WORDS = ("global", "nonlocal")  # a body that declares these can rebind names outside it
 _TOKEN_HOW = "token match in a file included with --include"
 
@@ -163,7 +209,11 @@ class _Config:
     python_prefilter: re.Pattern[bytes] | None
     # words without which a function or class body cannot use an API (besides names bound to one)
     body_words: tuple[tuple[str, ...], re.Pattern[str]]
+    # names that are both a module and a function (`torch.fft` in 1.7): a reference that is neither
+    # a call nor an attribute of it may be either
+    ambiguous: frozenset[str]
     min_rank: int
+    max_file_size: int | None  # in bytes: a larger file is skipped unread
 
 
 def _is_python_target(name: str, roots: frozenset[str]) -> bool:
@@ -175,6 +225,11 @@ def _is_method_target(name: str) -> bool:
     """`torch.Tensor.masked_copy_`: a capitalised segment (after the root) with a segment after it."""
     segments = name.split(".")
     return any(segment[:1].isupper() for segment in segments[1:-1])
+
+
+def _matches_by_method_name(name: str) -> bool:
+    """A method target that a call on an object of unknown type can match by its name (see COMMON_METHOD_NAMES)."""
+    return _is_method_target(name) and name.rsplit(".", 1)[-1] not in COMMON_METHOD_NAMES
 
 
 def _group(pairs: Iterable[tuple[str, Target]]) -> dict[str, tuple[Target, ...]]:
@@ -199,6 +254,9 @@ def _text_word_pattern(words: Iterable[str]) -> re.Pattern[str]:
 def _words_and_pattern(words: Iterable[str]) -> tuple[tuple[str, ...], re.Pattern[str]]:
     words = tuple(sorted(set(words)))
     return words, _text_word_pattern(words)
+
+
+_GLOBAL_WORD = _words_and_pattern(("global",))  # a function body with it may bind module names
 
 
 def _mentions(text: str, start: int, end: int, words: tuple[tuple[str, ...], re.Pattern[str]]) -> bool:
@@ -233,14 +291,15 @@ def _check_arguments(targets: list[Target], confidence: str) -> None:
             raise ValueError(f"target {target.name!r}: use must be 'any', 'call' or 'module', not {target.use!r}")
 
 
-def _build_config(targets: Iterable[Target], roots: Roots, confidence: str) -> _Config:
+def _build_config(targets: Iterable[Target], roots: Roots, confidence: str, max_file_size: int | None) -> _Config:
     unique = list(dict.fromkeys(targets))
     _check_arguments(unique, confidence)
     python_roots = frozenset(roots.python)
     python = [t for t in unique if _is_python_target(t.name, python_roots)]
     token_targets = [t for t in unique if any(root and t.name.startswith(root) for root in roots.tokens)]
-    methods = [t for t in python if _is_method_target(t.name)] if confidence == "low" else []
+    methods = [t for t in python if _matches_by_method_name(t.name)] if confidence == "low" else []
     prefixes = {t.name[:i] for t in python for i, char in enumerate(t.name) if char == "."}
+    called = {t.name for t in python if t.use == "call"}
     return _Config(
         python_roots=python_roots,
         exact=_group((t.name, t) for t in python),
@@ -252,7 +311,9 @@ def _build_config(targets: Iterable[Target], roots: Roots, confidence: str) -> _
         token_pattern=_token_pattern(roots.tokens),
         python_prefilter=_word_pattern(roots.python),
         body_words=_words_and_pattern({*roots.python, *(t.name.rsplit(".", 1)[-1] for t in methods), *_SCOPE_WORDS}),
+        ambiguous=frozenset(t.name for t in python if t.use == "module" and t.name in called),
         min_rank=_RANK[confidence],
+        max_file_size=max_file_size,
     )
 
 
@@ -384,7 +445,7 @@ class _Scope:
         self.kind = kind  # "module" | "class" | "function"
         self.parent = parent
         self.bindings: dict[str, _Binding] = {}
-        self.stars: list[tuple[str, int]] = []  # (module, line) of `from module import *`
+        self.stars: list[_Star] = []
         self.declared_global: set[str] = set()  # Python requires the declaration before any use
         self.declared_nonlocal: set[str] = set()
         self._locals = local_names
@@ -395,6 +456,11 @@ class _Scope:
         if self._locals is None:
             self._locals = _function_locals(self._node, self._walrus)
         return self._locals
+
+
+# (module, line, the statement's text) of `from module import *`; module is absolute, the text as
+# written (`from .functional import *`)
+_Star = tuple[str, int, str]
 
 
 _NESTED_SCOPES = (
@@ -536,6 +602,37 @@ def _from_import_text(module: str, alias: ast.alias) -> str:
     return f"from {module} import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
 
 
+def _absolute_module(node: ast.ImportFrom, package: str | None) -> str | None:
+    """The module a `from ... import` names: `from ..io import x` in package `torchvision.datasets`
+    is `torchvision.io`. None for a relative import outside a known package, or above its top."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".") if package else []
+    if node.level > len(parts):
+        return None
+    base = parts[: len(parts) - node.level + 1]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+_DECORATOR_CALL = CallArguments(1, (), False, False)  # a decorator is called with what it decorates
+
+
+def _call_arguments(call: ast.expr) -> CallArguments:
+    """How the call `call` passes its arguments (a decorator, which is no ast.Call, passes one)."""
+    if not isinstance(call, ast.Call):
+        return _DECORATOR_CALL
+    return CallArguments(
+        positional=sum(not isinstance(argument, ast.Starred) for argument in call.args),
+        keywords=tuple(keyword.arg for keyword in call.keywords if keyword.arg is not None),
+        unpacked_positional=any(isinstance(argument, ast.Starred) for argument in call.args),
+        unpacked_keywords=any(keyword.arg is None for keyword in call.keywords),
+    )
+
+
+def _lower(level: str) -> str:
+    return CONFIDENCE_LEVELS[max(_RANK[level] - 1, 0)]
+
+
 # The parts that are expressions, of common nodes with nothing else to them: read directly, which
 # is several times faster than ast.iter_child_nodes.
 _PARTS: dict[type, tuple[str, ...]] = {
@@ -559,7 +656,7 @@ _PARTS: dict[type, tuple[str, ...]] = {
     ast.Assert: ("test", "msg"),
 }
 
-_Snapshot = tuple[dict[str, _Binding], list[tuple[str, int]]]
+_Snapshot = tuple[dict[str, _Binding], list[_Star]]
 
 
 class _PythonAnalyzer:
@@ -570,9 +667,10 @@ class _PythonAnalyzer:
     decorators belong to the enclosing scope while the body has its own.
     """
 
-    def __init__(self, config: _Config, path: str) -> None:
+    def __init__(self, config: _Config, path: str, package: str | None = None) -> None:
         self.config = config
         self.path = path
+        self.package = package  # the dotted name of the package the file is in, for relative imports
         self.module = _Scope("module", None)
         self.scope = self.module
         self.uses: list[Use] = []
@@ -586,6 +684,11 @@ class _PythonAnalyzer:
         self.api_pattern: tuple[tuple[str, ...], re.Pattern[str]] = ((), _text_word_pattern(()))
         self.line_offsets: list[int] | None = None
         self.suppressions: dict[int, frozenset[str]] = {}
+        # The call (or decorator) whose function is being visited: the function is reported before
+        # anything else inside the call is visited, so this is the call a use with is_call belongs to.
+        self.calling: ast.expr | None = None
+        # Bodies of functions defined at module level, walked when the module's body has run (see _function).
+        self.deferred: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, _Scope, int]] | None = []
 
     # -- entry point and reporting ------------------------------------------------------------
 
@@ -597,6 +700,7 @@ class _PythonAnalyzer:
         self.suppressions = _python_suppressions(text)
         self.scope, self.guard_depth = self.module, 0
         self._statements(tree.body)
+        self._deferred_bodies()
 
     def _character_column(self, line: int, byte_offset: int) -> int:
         """ast columns count UTF-8 bytes; users (and editors) count characters."""
@@ -607,7 +711,18 @@ class _PythonAnalyzer:
             return byte_offset + 1
         return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
 
-    def _emit(self, line: int, column: int, target: Target, written: str, resolved: str, how: str, level: str):
+    def _emit(
+        self,
+        line: int,
+        column: int,
+        target: Target,
+        written: str,
+        resolved: str,
+        how: str,
+        level: str,
+        *,
+        arguments: CallArguments | None = None,
+    ):
         if _RANK[level] < self.config.min_rank:
             return
         self.uses.append(
@@ -623,18 +738,38 @@ class _PythonAnalyzer:
                 confidence=level,
                 guarded=self.guard_depth > 0,
                 suppressed=self.suppressions.get(line, _NO_SUPPRESSION),
+                arguments=arguments,
             )
         )
 
-    def _report(self, node: ast.expr | ast.alias, found: _Resolution, is_call: bool, column: int | None = None):
-        """One use per target the reference matches, where the referring expression starts."""
+    def _report(
+        self,
+        node: ast.expr | ast.alias,
+        found: _Resolution,
+        is_call: bool,
+        column: int | None = None,
+        *,
+        module_import: bool = False,
+    ):
+        """One use per target the reference matches, where the referring expression starts.
+
+        A name that is both a module and a function, referred to otherwise than by a call or an
+        attribute (`fn = torch.fft`, `from torch import fft`), may be either: it is reported as both,
+        one confidence level lower, saying so. `import torch.fft` (module_import) is the module."""
         targets = _python_matches(self.config, found.qualname, is_call)
+        how, level = found.how, found.confidence
+        if not is_call and not module_import and found.qualname in self.config.ambiguous:
+            targets += [t for t in self.config.exact[found.qualname] if t.use == "call"]
+            name = found.qualname
+            ambiguity = f"`{name}` is both a module and a function, and this use is not a call: it may be either"
+            how, level = f"{how}; {ambiguity}" if how else ambiguity, _lower(level)
         if not targets:
             return
         if column is None:
             column = self._character_column(node.lineno, node.col_offset)
+        arguments = _call_arguments(self.calling) if is_call else None
         for target in targets:
-            self._emit(node.lineno, column, target, found.written, found.qualname, found.how, found.confidence)
+            self._emit(node.lineno, column, target, found.written, found.qualname, how, level, arguments=arguments)
 
     # -- names and scopes ---------------------------------------------------------------------
 
@@ -698,16 +833,21 @@ class _PythonAnalyzer:
         Its own scope ends with it, so skipping it changes nothing outside."""
         if self.module.stars:
             return True  # any name may come from the star import
-        if self.line_offsets is None:
-            self.line_offsets = _line_offsets(self.text)
-        offsets = self.line_offsets
-        start = offsets[node.body[0].lineno - 1]
-        end = offsets[node.end_lineno] if node.end_lineno < len(offsets) else len(self.text)
+        start, end = self._body_span(node)
         if _mentions(self.text, start, end, self.config.body_words):
             return True
         if len(self.api_pattern[0]) != len(self.api_names):
             self.api_pattern = (tuple(self.api_names), _text_word_pattern(self.api_names))
         return _mentions(self.text, start, end, self.api_pattern)
+
+    def _body_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[int, int]:
+        """Where the body's text starts and ends."""
+        if self.line_offsets is None:
+            self.line_offsets = _line_offsets(self.text)
+        offsets = self.line_offsets
+        start = offsets[node.body[0].lineno - 1]
+        end = offsets[node.end_lineno] if node.end_lineno < len(offsets) else len(self.text)
+        return start, end
 
     def _snapshot(self) -> _Snapshot:
         return dict(self.scope.bindings), list(self.scope.stars)
@@ -718,7 +858,7 @@ class _PythonAnalyzer:
     def _merge(self, *snapshots: _Snapshot) -> None:
         """After branches, a name that is an API on any path stays that API (`except ImportError: x = None`)."""
         merged: dict[str, _Binding] = {}
-        stars: list[tuple[str, int]] = []
+        stars: list[_Star] = []
         for bindings, branch_stars in snapshots:
             for name, binding in bindings.items():
                 current = merged.get(name)
@@ -750,10 +890,10 @@ class _PythonAnalyzer:
         """An unbound name may come from a star import, but only a name we are looking for is assumed to."""
         if name in _BUILTINS:
             return None
-        for module, line in self.module.stars:
+        for module, line, text in self.module.stars:
             qualname = f"{module}.{name}{suffix}"
             if _is_known(self.config, qualname):
-                how = f"'{name}' is assumed to come from `from {module} import *` (line {line})"
+                how = f"'{name}' is assumed to come from `{text}` (line {line})"
                 return _Resolution(qualname, written, how, "medium")
         return None
 
@@ -816,35 +956,37 @@ class _PythonAnalyzer:
             if root not in self.config.python_roots:
                 self._bind(bound, _SHADOW)
                 continue
-            self._report(alias, _Resolution(alias.name, alias.name, f"`{text}` imports it", "high"), False)
+            found = _Resolution(alias.name, alias.name, f"`{text}` imports it", "high")
+            self._report(alias, found, False, module_import=True)
             qualname = alias.name if alias.asname else root
             self._bind(bound, _Binding(qualname, f"'{bound}' is `{text}` (line {node.lineno})"))
 
     def _import_from(self, node: ast.ImportFrom) -> None:
-        module = node.module or ""
-        if node.level or module.split(".")[0] not in self.config.python_roots:
+        module = _absolute_module(node, self.package)
+        if module is None or module.split(".")[0] not in self.config.python_roots:
             for alias in node.names:
                 if alias.name != "*":
-                    self._bind(alias.asname or alias.name, _SHADOW)  # relative imports never reach a root
+                    self._bind(alias.asname or alias.name, _SHADOW)
             return
+        written = "." * node.level + (node.module or "")  # the module as the statement names it
         for alias in node.names:
             if alias.name == "*":
-                self._star_import(node, alias, module)
+                self._star_import(node, written, module)
                 continue
-            text = _from_import_text(module, alias)
+            text = _from_import_text(written, alias)
             qualname = f"{module}.{alias.name}"
             self._report(alias, _Resolution(qualname, alias.name, f"`{text}` imports it", "high"), False)
             bound = alias.asname or alias.name
             self._bind(bound, _Binding(qualname, f"'{bound}' is `{text}` (line {node.lineno})"))
 
-    def _star_import(self, node: ast.ImportFrom, alias: ast.alias, module: str) -> None:
+    def _star_import(self, node: ast.ImportFrom, written: str, module: str) -> None:
         """Reported at the module's name; later unbound names may come from it."""
         start = self._character_column(node.lineno, node.col_offset) - 1
-        found = self.lines[node.lineno - 1].find(module, start) if self.lines else -1
+        found = self.lines[node.lineno - 1].find(written, start) if self.lines else -1
         column = found + 1 if found >= 0 else start + 1
-        how = f"`from {module} import *` imports it"
-        self._report(node, _Resolution(module, module, how, "high"), False, column=column)
-        self.scope.stars.append((module, node.lineno))
+        text = f"from {written} import *"
+        self._report(node, _Resolution(module, written, f"`{text}` imports it", "high"), False, column=column)
+        self.scope.stars.append((module, node.lineno, text))
 
     def _assign(self, node: ast.Assign) -> None:
         self._expression(node.value)
@@ -950,17 +1092,38 @@ class _PythonAnalyzer:
     def _decorators(self, decorators: Sequence[ast.expr]) -> None:
         """`@torch.jit.script` calls the decorator although ast shows no Call, so it counts as a call."""
         for decorator in decorators:
+            self.calling = decorator
             self._expression(decorator, isinstance(decorator, (ast.Name, ast.Attribute)))
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A body runs when the function is called, which for a function defined at module level (or
+        in a class there) is mostly after the module has run: it sees the names the module binds
+        below it too (`import torch` after the `def`), so its walk waits for the end of the module.
+        A body with `global` is walked at once: it may bind what the module uses below it (a lazy
+        `global torch; import torch` that module code calls)."""
         self._decorators(node.decorator_list)
         self._signature(node.args)
         if node.returns is not None:
             self._expression(node.returns)
         self._bind(node.name, _SHADOW)
+        if self.deferred is None or _mentions(self.text, *self._body_span(node), _GLOBAL_WORD):
+            self._body(node)
+        else:
+            self.deferred.append((node, self.scope, self.guard_depth))
+
+    def _body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self._may_use_an_api(node):
             with self._entered(_Scope("function", self.scope, None, node, self.walrus)):
                 self._statements(node.body)
+
+    def _deferred_bodies(self) -> None:
+        """The bodies of the module-level functions, in the scope they were defined in (functions
+        defined inside them are walked with them)."""
+        deferred, self.deferred = self.deferred, None
+        for node, scope, guard_depth in deferred:
+            self.scope, self.guard_depth = scope, guard_depth
+            self._body(node)
+        self.scope, self.guard_depth, self.deferred = self.module, 0, []
 
     def _class(self, node: ast.ClassDef) -> None:
         self._decorators(node.decorator_list)
@@ -968,7 +1131,8 @@ class _PythonAnalyzer:
             self._expression(base)
         for keyword in node.keywords:
             self._expression(keyword.value)
-        if self._may_use_an_api(node):
+        # at module level the methods' bodies wait for the module's end, which may bind what they use
+        if self.deferred is not None or self._may_use_an_api(node):
             with self._entered(_Scope("class", self.scope)):
                 self._statements(node.body)
         self._bind(node.name, _SHADOW)
@@ -1033,11 +1197,13 @@ class _PythonAnalyzer:
         written = f"{receiver}.{node.attr}"
         how = f"'.{node.attr}' is used on '{receiver}', whose type is unknown; matched by the method name only"
         column = self._character_column(node.lineno, node.col_offset)
+        arguments = _call_arguments(self.calling) if is_call else None
         for target in targets:
             if _use_matches(target.use, is_call):
-                self._emit(node.lineno, column, target, written, target.name, how, "low")
+                self._emit(node.lineno, column, target, written, target.name, how, "low", arguments=arguments)
 
     def _call(self, node: ast.Call, is_call: bool) -> None:
+        self.calling = node
         self._expression(node.func, True)
         for argument in node.args:
             self._expression(argument)
@@ -1142,6 +1308,7 @@ class _Job:
     kind: str  # "python" | "notebook" | "tokens"
     path: str
     rel: str
+    package: str | None = None  # the dotted name of the package the file is in (see _package_name)
 
 
 # (status, uses, errors); status is "scanned", "skipped" (pre-filter) or "error"
@@ -1220,7 +1387,7 @@ def _scan_python(job: _Job, data: bytes, config: _Config) -> _Outcome:
     if tree is None:
         line, message = failure
         return _failed(job.rel, line, f"cannot be parsed as Python ({message}); file skipped")
-    analyzer = _PythonAnalyzer(config, job.rel)
+    analyzer = _PythonAnalyzer(config, job.rel, job.package)
     try:
         with _deep_recursion():
             analyzer.run(tree, text)
@@ -1384,18 +1551,34 @@ def _collector_paused() -> Iterator[None]:
 
 def _scan_one(job: _Job, config: _Config) -> _Outcome:
     """Read one file and scan it with the scanner its kind needs; never raises for a bad file."""
+    path = Path(job.path)
     try:
-        data = Path(job.path).read_bytes()
+        size = path.stat().st_size  # before reading: a file over the limit is never read
+        if config.max_file_size is not None and size > config.max_file_size:
+            return _failed(job.rel, 1, _too_large(size, config.max_file_size))
+        data = path.read_bytes()
     except OSError as error:
         return _failed(job.rel, 1, f"cannot be read ({error.strerror or error}); file skipped")
     with _collector_paused():
         return _scan_data(job, data, config)
 
 
+def _too_large(size: int, limit: int) -> str:
+    return f"is {size:,} bytes, more than the limit of {limit:,} bytes (--max-file-size); file skipped"
+
+
+def _in_a_root_package(job: _Job, config: _Config) -> bool:
+    """A file of a root's own package (the tree holds `torchvision/`) can reach the root by relative
+    imports alone, without naming it."""
+    return job.package is not None and job.package.split(".")[0] in config.python_roots
+
+
 def _scan_data(job: _Job, data: bytes, config: _Config) -> _Outcome:
     if job.kind == "tokens":
         return _scan_tokens(job, data, config)
-    if config.python_prefilter is None or not config.python_prefilter.search(data):
+    if config.python_prefilter is None:
+        return _SKIPPED
+    if not config.python_prefilter.search(data) and not _in_a_root_package(job, config):
         return _SKIPPED
     if job.kind == "notebook":
         return _scan_notebook(job, data, config)
@@ -1425,6 +1608,27 @@ def _is_default_skipped(directory: str, name: str) -> bool:
     return os.path.isfile(os.path.join(directory, name, "pyvenv.cfg"))  # a virtual environment
 
 
+def _package_name(directory: str) -> str | None:
+    """The dotted name of the package a folder is, from the `__init__.py` in it and in the folders
+    above it (`src/torchvision/io` is `torchvision.io`); None when it is no package."""
+    parts: list[str] = []
+    directory = os.path.abspath(directory)
+    while os.path.isfile(os.path.join(directory, _PACKAGE_MARKER)):
+        parent, name = os.path.split(directory)
+        if not name.isidentifier() or parent == directory:
+            break
+        parts.append(name)
+        directory = parent
+    return ".".join(reversed(parts)) or None
+
+
+def _subpackage(package: str | None, name: str, files: list[str]) -> str | None:
+    """The package name of the folder `name`, whose files are `files`, in a folder that is `package`."""
+    if _PACKAGE_MARKER not in files or not name.isidentifier():
+        return None
+    return f"{package}.{name}" if package else name
+
+
 def _kind(name: str, rel: str, include: tuple[str, ...]) -> str | None:
     if name.endswith(_PYTHON_SUFFIXES):
         return "python"
@@ -1442,9 +1646,14 @@ def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], errors:
         rel = Path(os.path.relpath(error.filename, top)).as_posix() if error.filename else "."
         errors.append(FileError(rel, 1, f"folder cannot be read ({error.strerror or error}); folder skipped"))
 
+    packages = {os.path.normpath(top): _package_name(top)}  # folder -> its package name, as the walk goes down
     for directory, subdirectories, files in os.walk(top, onerror=unreadable):
         base = Path(os.path.relpath(directory, top)).as_posix()
         prefix = "" if base == "." else base + "/"
+        directory = os.path.normpath(directory)
+        if directory not in packages:
+            parent, name = os.path.split(directory)
+            packages[directory] = _subpackage(packages.get(parent), name, files)
         subdirectories[:] = sorted(
             name
             for name in subdirectories
@@ -1456,7 +1665,7 @@ def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], errors:
             rel = prefix + name
             kind = _kind(name, rel, include)
             if kind is not None and not _matches_any(rel, exclude):
-                jobs.append(_Job(kind, os.path.join(directory, name), rel))
+                jobs.append(_Job(kind, os.path.join(directory, name), rel, packages[directory]))
     return jobs
 
 
@@ -1472,7 +1681,8 @@ def _collect(
         elif given.is_file():
             # an explicit file that is neither Python nor a notebook goes to the token scanner
             if not _matches_any(given.name, exclude):
-                jobs.append(_Job(_kind(given.name, given.name, include) or "tokens", str(given), given.name))
+                kind = _kind(given.name, given.name, include) or "tokens"
+                jobs.append(_Job(kind, str(given), given.name, _package_name(str(given.parent))))
         else:
             errors.append(FileError(given.as_posix(), 1, "does not exist; skipped"))
     seen: set[str] = set()
@@ -1528,15 +1738,19 @@ def scan(
     exclude: Sequence[str] = (),
     confidence: str = "medium",
     jobs: int | None = None,
+    max_file_size: int | None = DEFAULT_MAX_FILE_SIZE,
 ) -> ScanResult:
     """Every use of `targets` in the Python files, notebooks and `include`d files under `paths`.
 
-    A file that cannot be read, decoded or parsed becomes a `FileError` and the scan goes on.
-    Uses below `confidence` ("high" > "medium" > "low") are left out.
+    A file that cannot be read, decoded or parsed, or is larger than `max_file_size` bytes (None:
+    no limit), becomes a `FileError` and the scan goes on. Uses below `confidence` ("high" >
+    "medium" > "low") are left out.
     """
     if jobs is not None and jobs < 0:
         raise ValueError(f"jobs must be a positive number of processes, not {jobs}")
-    config = _build_config(targets, roots, confidence)
+    if max_file_size is not None and max_file_size < 0:
+        raise ValueError(f"max_file_size must be a number of bytes, not {max_file_size}")
+    config = _build_config(targets, roots, confidence, max_file_size)
     found, errors = _collect(paths, _normalise_patterns(include), _normalise_patterns(exclude))
     uses: list[Use] = []
     counts = {"scanned": 0, "skipped": 0, "error": 0}

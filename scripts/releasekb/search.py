@@ -39,6 +39,7 @@ from releasekb import afterwards, leftovers
 from releasekb.catalog import Catalog
 from releasekb.cjk import HAN, is_all_han
 from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.markup import text_of
 from releasekb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
@@ -242,7 +243,7 @@ class PagefindFeed:
         if (page.meta.get("search") or {}).get("exclude") or page.content is None:
             self.documents.pop(page.file.src_uri, None)
             return
-        title = html.unescape(re.sub(r"<[^>]+>", "", page.title or ""))
+        title = text_of(page.title or "")
         filters = self.filters.get(page.file.src_uri, ())
         meta = self.meta.get(page.file.src_uri, ())
         self.documents[page.file.src_uri] = SearchDocument(page.url, title, page.content, filters, meta)
@@ -287,8 +288,8 @@ def pagefind_executable() -> Path:
 
 # The pages written for Pagefind are kept in the project, beside its MkDocs configuration, for
 # the next index: a build then writes only the pages that changed. Writing and deleting all of
-# them every build cost a fifth of a repeated 40x60 build, on a file system slow to make files
-# soon after many were deleted (ext4 without a journal, as on the development machine).
+# them every build was a large part of a repeated build on file systems slow to make files soon
+# after many were deleted (the bench's rebuild column shows it).
 PAGES_CACHE = Path(".releasekb-cache") / "search-pages"
 # When that folder is in use (a build beside a serve of the same project): a temporary one.
 TEMPORARY_PAGES_FOLDER = "releasekb-search-pages-"

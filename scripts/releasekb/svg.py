@@ -1,19 +1,19 @@
 """Charts drawn at build time as inline SVG: readable without JavaScript, with a text alternative.
 
 Colours come from CSS classes (docs/assets/stylesheets/releasekb.css), so charts follow the
-light and dark palettes. Each function returns one line of markup: a blank line would end
+light and dark palettes. Every text goes through safe_text.xml_text, so a chart is valid XML
+whatever the data holds. Each function returns one line of markup: a blank line would end
 the raw HTML block Markdown leaves untouched.
 """
 
 from __future__ import annotations
-
-from html import escape
 
 from markupsafe import Markup
 
 from releasekb.catalog import Catalog, Feature, Level, Release
 from releasekb.cjk import display_width
 from releasekb.i18n import count_text, interface_strings
+from releasekb.safe_text import xml_text
 
 ROW_HEIGHT = 26
 # A lifecycle marker of a release that mentioned the feature without restating its level.
@@ -35,8 +35,8 @@ def _label(lang: str, label: str, value: str) -> str:
 def _svg(width: int, height: int, label: str, body: str) -> Markup:
     return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="rkb-svg" viewBox="0 0 {width} {height}" '
-        f'width="100%" style="max-width:{width}px" role="img" aria-label="{escape(label)}">'
-        f"<title>{escape(label)}</title>{body}</svg>"
+        f'width="100%" style="max-width:{width}px" role="img" aria-label="{xml_text(label)}">'
+        f"<title>{xml_text(label)}</title>{body}</svg>"
     )
 
 
@@ -47,8 +47,8 @@ def _bar(y: int, counts: list[tuple[Level, int]], lang: str, scale: float) -> st
             continue
         width = count * scale
         parts.append(
-            f'<rect class="rkb-fill-{escape(level.key)}" x="{x:.1f}" y="{y}" width="{width:.1f}" '
-            f'height="{ROW_HEIGHT - 8}"><title>{escape(_label(lang, level.name[lang], str(count)))}</title></rect>'
+            f'<rect class="rkb-fill-{xml_text(level.key)}" x="{x:.1f}" y="{y}" width="{width:.1f}" '
+            f'height="{ROW_HEIGHT - 8}"><title>{xml_text(_label(lang, level.name[lang], str(count)))}</title></rect>'
         )
         if width >= 22:
             parts.append(
@@ -62,9 +62,9 @@ def _bar(y: int, counts: list[tuple[Level, int]], lang: str, scale: float) -> st
 def _legend(levels: list[Level], lang: str, y: int) -> str:
     parts, x = [], LABEL_WIDTH
     for level in levels:
-        name = escape(level.name[lang])
+        name = xml_text(level.name[lang])
         parts.append(
-            f'<rect class="rkb-fill-{escape(level.key)}" x="{x}" y="{y}" width="12" height="12"/>'
+            f'<rect class="rkb-fill-{xml_text(level.key)}" x="{x}" y="{y}" width="12" height="12"/>'
             f'<text class="rkb-svg-text" x="{x + 16}" y="{y + 11}">{name}</text>'
         )
         x += 28 + 9 * display_width(level.name[lang])  # wide (Chinese) characters take two units
@@ -82,7 +82,7 @@ def release_levels(release: Release, lang: str, title: str) -> Markup:
     total = sum(c for _, c in counts) or 1
     height = ROW_HEIGHT + 26
     body = (
-        f'<text class="rkb-svg-text" x="0" y="{ROW_HEIGHT / 2 + 5}">{escape(release.version)}</text>'
+        f'<text class="rkb-svg-text" x="0" y="{ROW_HEIGHT / 2 + 5}">{xml_text(release.version)}</text>'
         + _bar(4, counts, lang, BAR_WIDTH / total)
         + _legend([level for level, _ in counts], lang, ROW_HEIGHT + 6)
     )
@@ -100,7 +100,7 @@ def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
     for i, (release, counts) in enumerate(as_of):
         y = i * ROW_HEIGHT
         rows.append(
-            f'<text class="rkb-svg-text" x="0" y="{y + ROW_HEIGHT / 2 + 5}">{escape(release.version)}</text>'
+            f'<text class="rkb-svg-text" x="0" y="{y + ROW_HEIGHT / 2 + 5}">{xml_text(release.version)}</text>'
             + _bar(y + 4, counts, lang, scale)
         )
         used_levels += [level for level, count in counts if count and level not in used_levels]
@@ -130,30 +130,30 @@ def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
     described = []
     for i, release in enumerate(releases):
         x = 40 + i * step
-        version = escape(release.version)
+        version = xml_text(release.version)
         if i and release.order - releases[i - 1].order > 1:
             parts.append(f'<text class="rkb-svg-text" x="{x - step // 2}" y="38" text-anchor="middle">…</text>')
         events = events_by_release.get(release.version, [])
         entry = feature.entry_in(release)
         if entry is not None:
             state = entry.in_effect  # the level as of this release (None for a change)
-            css = f"rkb-fill-{escape(state.level.key)}" if state else f"rkb-fill-{escape(entry.kind)}"
+            css = f"rkb-fill-{xml_text(state.level.key)}" if state else f"rkb-fill-{xml_text(entry.kind)}"
             label = state.level.name[lang] if state else strings[f"change_{entry.kind}"]
             if state and state.carried:
                 # the release mentioned the feature without restating its level: a lighter,
                 # dashed marker, and the words under the level's name
                 parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9" {_NOT_RESTATED}/>')
                 note = strings["timeline_not_restated"]
-                parts.append(f'<text class="rkb-svg-text" x="{x}" y="82" text-anchor="middle">{escape(note)}</text>')
+                parts.append(f'<text class="rkb-svg-text" x="{x}" y="82" text-anchor="middle">{xml_text(note)}</text>')
             else:
                 parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
-            parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
+            parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{xml_text(label)}</text>')
             provenance = state.provenance(strings) if state else ""
             described.append(_label(lang, release.version, label + (f" {provenance}" if provenance else "")))
         else:
             parts.append(f'<circle class="rkb-part" cx="{x}" cy="34" r="6"/>')
             label = count_text(strings, "timeline_additions", len(events))
-            parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{escape(label)}</text>')
+            parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{xml_text(label)}</text>')
             described.append(_label(lang, release.version, label))
         parts.append(f'<text class="rkb-svg-text rkb-strong" x="{x}" y="16" text-anchor="middle">{version}</text>')
     steps = strings["clause_separator"].join(described)

@@ -14,6 +14,7 @@ from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from releasekb import rules, translations
 from releasekb.dataset import LoadedRelease, ValidatedData
@@ -21,6 +22,7 @@ from releasekb.i18n import LANGUAGES
 from releasekb.loader import Document, Location, format_location, load_document
 from releasekb.model import (
     DATE_PATTERN,
+    MULTILINE,
     PLACEHOLDER,
     SLUG_PATTERN,
     URL_PATTERN,
@@ -217,7 +219,7 @@ def _is_valid(model: type[BaseModel], item: Any, context: dict | None) -> bool:
 def _load_record(
     path: Path, model: type[BaseModel], problems: list[Problem], context_for=lambda data: None, placeholders=False
 ):
-    document, load_problems = load_document(path, display_path(path))
+    document, load_problems = load_document(path, display_path(path), lambda location: is_multiline(model, location))
     problems.extend(load_problems)
     if document.data is None and load_problems:
         return document, None  # unreadable; a duplicate key alone still lets us check the rest
@@ -317,15 +319,18 @@ def _describe(value: Any) -> str:
 
 def _document_location(loc: tuple, data: Any) -> Location:
     """Map pydantic's error location onto the document, dropping its internal parts
-    (union branch and validator names such as 'str' or 'function-after[...]')."""
+    (union branch and validator names such as 'str', 'ApiUse' or 'function-after[...]'). A name
+    the document lacks is a missing key only as the last part, and only below a mapping."""
     result: list[str | int] = []
     node = data
-    for part in loc:
+    for i, part in enumerate(loc):
         if isinstance(node, list) and isinstance(part, int):
             node = node[part] if part < len(node) else None
         elif isinstance(node, dict) and part in node:
             node = node[part]
-        elif isinstance(part, str) and ("[" in part or part in _PYDANTIC_BRANCHES):
+        elif isinstance(part, str) and (
+            "[" in part or part in _PYDANTIC_BRANCHES or not isinstance(node, dict) or i < len(loc) - 1
+        ):
             continue
         else:
             node = None  # a missing key: keep its name, there is nothing below it
@@ -336,25 +341,44 @@ def _document_location(loc: tuple, data: Any) -> Location:
 _PYDANTIC_BRANCHES = {"str", "int", "float", "bool", "list", "dict", "none", "literal"}
 
 
-def _field_names(model: type[BaseModel], location: Location) -> list[str]:
-    """The keys allowed at `location` of a document shaped like `model`."""
+def _steps(model: type[BaseModel], location: Location) -> list[tuple[Any, FieldInfo | None]] | None:
+    """The way to `location` through a document shaped like `model`: per part of it, the type
+    reached and the model's field the part names (None for a list item or a mapping's value).
+    None when a part names a key the model does not have."""
+    steps: list[tuple[Any, FieldInfo | None]] = []
     current: Any = model
     for part in location:
-        current = _unwrap(current)
+        current, field = _unwrap(current), None
         if isinstance(part, int):
             args = get_args(current)
             current = args[0] if args else current
         elif isinstance(current, type) and issubclass(current, BaseModel):
             field = current.model_fields.get(part)
             if field is None:
-                return []
+                return None
             current = field.annotation
         elif get_origin(current) is dict:
             current = get_args(current)[1]
-    current = _unwrap(current)
+        steps.append((current, field))
+    return steps
+
+
+def _field_names(model: type[BaseModel], location: Location) -> list[str]:
+    """The keys allowed at `location` of a document shaped like `model`."""
+    steps = _steps(model, location)
+    if steps is None:
+        return []
+    current = _unwrap(steps[-1][0] if steps else model)
     if isinstance(current, type) and issubclass(current, BaseModel):
         return list(current.model_fields)
     return []
+
+
+def is_multiline(model: type[BaseModel], location: Location) -> bool:
+    """Whether the value at `location` of a document shaped like `model` is (in) a multi-line
+    text, model.TextBlock: ("features", 3, "summary", "en") is, ("features", 3, "title", "en") is not."""
+    steps = _steps(model, location) or []
+    return any(field is not None and MULTILINE in field.metadata for _, field in steps)
 
 
 def _unwrap(annotation: Any) -> Any:

@@ -24,9 +24,14 @@ def version_key(version: str) -> tuple:
     (True, True)
     >>> version_key("1.8-rc1") == version_key("1.8-beta"), version_key("1.8-1") == version_key("1.8-2")
     (False, False)
+    >>> version_key("latest") < version_key("0.1") < version_key("1.7") < version_key("1.7\\n::error::x")
+    True
     """
-    number, rest = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)(.*)", version.lower()).groups()
-    release = [int(part) for part in number.split(".")]
+    # Any text has a key, so that an index fetched from anywhere can be ordered against a version
+    # asked for: text after the numbers is a tag (newlines included), text without numbers sorts
+    # before every numbered version.
+    number, rest = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)?(.*)", version.lower(), re.DOTALL).groups()
+    release = [int(part) for part in number.split(".")] if number else []
     while len(release) > 1 and release[-1] == 0:  # 1.8.0 is 1.8
         release.pop()
     parts = _PART.findall(rest)
