@@ -195,7 +195,7 @@ def test_text_report_in_english(code, capsys):
     assert lines[5].startswith("      What to do: Rewrite FFT calls with the functions of the `torch.fft` module")
     assert lines[6] == "      More: /releases/1.7/#torch-fft-function"
     assert lines[7] == "      spectrum.py:3:12: `torch.fft` ('torch' is `import torch` (line 1), high confidence)"
-    assert "Lowest release the code runs on: unknown" in out
+    assert "Lowest release that provides every API of this knowledge base the code uses: unknown" in out
     assert lines[-1] == (
         "1 file checked (0 without any mention of torch, torchvision, torchaudio): 0 removed, 0 breaking, "
         "1 deprecated, 0 newer than --to, 0 unstable; 0 suppressed, 0 unreadable"
@@ -220,7 +220,7 @@ def test_text_report_in_chinese(code, capsys):
         "尚不稳定的 API（1）" in out and "`torch.fft.fft` 的稳定性级别为“测试版”（1.7 公布），低于要求的“稳定”" in out
     )
     assert (
-        "代码可运行的最低版本：1.7，由 spectrum.py:4:8 处的 `torch.fft.fft` 决定"
+        "能提供代码所用全部本知识库已收录 API 的最低版本：1.7，由 spectrum.py:4:8 处的 `torch.fft.fft` 决定"
         "（'torch' 来自第 1 行的 `import torch`）" in out
     )
     assert out.splitlines()[-1].startswith("已检查 1 个文件（其中 0 个未提及 torch、torchvision、torchaudio）：")
@@ -322,7 +322,10 @@ def test_min_release_is_decided_by_the_use_that_needs_the_latest_release(code, c
         "how": "'acme' is `import acme` (line 1)",
     }
     out = run(capsys, ".", "--to", "2.0", kb=ACME_KB)[1]
-    assert "Lowest release the code runs on: 1.1, decided by `acme.read` at b.py:4:8 ('acme' is `import acme`" in out
+    assert (
+        "Lowest release that provides every API of this knowledge base the code uses: 1.1, "
+        "decided by `acme.read` at b.py:4:8 ('acme' is `import acme`" in out
+    )
 
 
 # --------------------------------------------------------------------------- guards, suppression, files
@@ -350,7 +353,7 @@ def test_suppression_by_entry_id_and_bare(code, capsys):
         }
     )
     status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7")
-    assert status == 1
+    assert status == 0  # a deprecation already in effect at --from does not fail the run
     assert [(f["kind"], f["line"]) for f in report["findings"]] == [("deprecated", 5)]
     assert report["findings"][0]["in_effect_at_from"] is True  # deprecated in 0.2 itself
     assert report["suppressed"] == 2
@@ -436,18 +439,23 @@ def test_notebook_findings_name_the_cell(code, capsys):
         for line in run(capsys, ".", "--from", "1.4", "--format", "github")[1].splitlines()
         if line.startswith("::")
     ]
-    assert annotation.startswith("::warning file=analysis.ipynb,title=")  # a cell's line is no line of the file
+    # the notebook file (json.dumps: one line) holds the cell's line on its line 1
+    assert annotation.startswith("::warning file=analysis.ipynb,line=1,title=")
 
 
 # --------------------------------------------------------------------------- wrong usage: exit 2
 
 
-def test_an_unknown_version_is_wrong_usage_naming_the_known_ones(code, capsys):
+def test_only_a_version_that_cannot_be_parsed_is_wrong_usage(code, capsys):
+    """Issue 29: any version is a question the knowledge base can answer (tests/test_check_versions.py)."""
     code(**{"spectrum.py": FFT_CALL})
-    status, out, err = run(capsys, ".", "--from", "1.6")
+    status, out, err = run(capsys, ".", "--from", "latest")
     assert status == 2 and out == ""
-    assert "--from 1.6: no such release in the knowledge base (known: 0.2, 1.4, 1.5, 1.7)" in err
-    assert run(capsys, ".", "--to", "9.9")[0] == 2
+    assert (
+        "--from latest: not a version (write it as 1.4 or 1.7.1; this knowledge base describes 0.2, 1.4, 1.5, 1.7)"
+        in err
+    )
+    assert run(capsys, ".", "--to", "9.9")[0] == 1  # after the last release: compared up to 1.7
 
 
 def test_from_newer_than_to_is_wrong_usage(code, capsys):
@@ -672,7 +680,7 @@ def test_help_documents_the_exit_codes(capsys):
     out = capsys.readouterr().out
     assert "exit status:\n  0  no finding of a --fail-on kind" in out
     assert "\n  1  findings of a --fail-on kind" in out and "\n  2  wrong usage" in out
-    assert "--fail-on KINDS" in out and "removed,breaking,deprecated,unreadable" in out
+    assert "--fail-on KINDS" in out and "removed,breaking,deprecated,requirement,unreadable" in out
 
 
 def test_pre_commit_hook_checks_python_files_and_notebooks(code):

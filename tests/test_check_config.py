@@ -99,7 +99,6 @@ def test_the_nearest_pyproject_at_or_above_the_checked_folder_counts_and_no_high
             "[tool.releasekb.check]\nexclude = [1]\n",
             "pyproject.toml:2: [tool.releasekb.check]: 'exclude' must be a string or a list of strings",
         ),
-        ("[tool.releasekb.check\n", "pyproject.toml: not valid TOML (Expected ']' at the end of a table declaration"),
         ('[tool.releasekb]\ncheck = "1.4"\n', "pyproject.toml: [tool.releasekb.check] must be a table of options"),
     ],
 )
@@ -115,3 +114,15 @@ def test_a_value_from_the_file_is_checked_like_the_option_and_the_error_says_whe
     status, _, err = run_check(capsys, ".")
     assert status == 2 and "--max-stability solid: not a stability level" in err
     assert f"(max-stability set in {checked_project / 'pyproject.toml'} [tool.releasekb.check])" in err
+
+
+def test_a_pyproject_that_is_not_toml_is_said_and_the_check_goes_on_without_it(checked_project, capsys):
+    write_tree(checked_project, {"pyproject.toml": '[tool.releasekb.check]\nto = "1.5"\nfrom = \n', "a.py": CODE})
+    _, document = report(capsys, ".")
+    assert document["to"] == "1.7"  # the file's options are not applied
+    _, _, err = run_check(capsys, ".")
+    assert (
+        f"releasekb check: {checked_project / 'pyproject.toml'}: cannot be read as TOML (Invalid value (at line 3"
+        in err
+    )
+    assert "its [tool.releasekb.check] options are not applied" in err

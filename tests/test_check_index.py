@@ -589,7 +589,7 @@ def test_the_github_summary_line_cannot_run_a_workflow_command(code, capsys, tmp
     source = write_index(tmp_path, document)
     status, out, _ = run(capsys, "--index", str(source), "--from", "1.4", "--format", "github")
     summary = out.splitlines()[-1]
-    assert status == 1 and len(out.splitlines()) == 3  # two annotations and the summary
+    assert status == 1 and len(out.splitlines()) == 4  # two annotations, the header and the summary
     assert summary.startswith("1 file checked (0 without any mention of torch, torchvision, torchaudio, x\\n::error::")
 
 

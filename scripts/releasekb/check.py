@@ -20,13 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
+from releasekb.safe_text import visible
+from releasekb.versions import is_version, release_as_of, version_key
+
 # Finding kinds, in the order reports list them (the most urgent first).
 # "used" is reported only with --only: every use of the features asked for (what each feature
 # page's command finds), whatever their level; it fails the run only when --fail-on names it.
-KINDS = ("removed", "breaking", "deprecated", "newer", "unstable", "used")
+# "requirement": the project declares a requirement on the product (torch>=1.4) that allows
+# releases before the one the code needs (see requirement.py).
+KINDS = ("removed", "breaking", "deprecated", "requirement", "newer", "unstable", "used")
 UNREADABLE = "unreadable"  # a file the scanner could not read: fails the run like a finding
 FAIL_ON_CHOICES = (*KINDS, UNREADABLE)
-DEFAULT_FAIL_ON = ("removed", "breaking", "deprecated", UNREADABLE)
+DEFAULT_FAIL_ON = ("removed", "breaking", "deprecated", "requirement", UNREADABLE)
+PLACES_SHOWN = 10  # the text report lists this many places of one finding, then counts the rest
 CONFIDENCES = ("high", "medium", "low")
 _CHANGE_FINDINGS = {"removal": "removed", "breaking": "breaking", "deprecation": "deprecated"}
 BARE_IGNORE = "*"  # `# releasekb: ignore` without ids suppresses every finding on its line
@@ -46,12 +52,13 @@ STRINGS = {
         "breaking": "{subject} has a breaking change in {release}: {title}",
         "deprecated": "{subject} is deprecated since {release}",
         "newer": "{subject} requires {release}, newer than --to {to}",
-        "unstable": "{subject} is {level} as of {to} (level published in {release}), below {required}",
+        "unstable": "{subject} is {level} as of {as_of} (level published in {release}), below {required}",
         "use_instead": "; use `{replacement}`",
         "replaced_by": "; replaced by `{replacement}` (not a drop-in: see “What to do”)",
         "heading_removed": "Removed",
         "heading_breaking": "Breaking changes",
         "heading_deprecated": "Deprecated",
+        "heading_requirement": "Declared requirement too low",
         "heading_newer": "Introduced after --to",
         "heading_unstable": "Unstable APIs",
         "heading_used": "Uses of the features asked for",
@@ -59,6 +66,23 @@ STRINGS = {
         "group_in_effect": "already in effect at {old}",
         "group_new": "new between {old} and {new}",
         "header": "releasekb check: {product} {old} → {new}, knowledge base {kb}",
+        "header_compared": (
+            "releasekb check: {product} {old} → {new} (releases compared: {compared_old} → {compared_new}), "
+            "knowledge base {kb}"
+        ),
+        "before_first": "before {first}",
+        "scope_between": (
+            "{flag} {version} is not a release this knowledge base describes: compared as of {release}, "
+            "the latest release before it"
+        ),
+        "scope_after": (
+            "{flag} {version} is after {last}, the last release this knowledge base describes: compared up to "
+            "{last}; changes after it are not known here"
+        ),
+        "scope_before": (
+            "{flag} {version} is before {first}, the first release this knowledge base describes: nothing "
+            "described here applies yet at {version}"
+        ),
         "header_old_default": "--from not given: comparing from the oldest release, {old}",
         "migration": "What to do: {text}",
         "more": "More: {url}",
@@ -68,8 +92,28 @@ STRINGS = {
         "confidence_high": "high",
         "confidence_medium": "medium",
         "confidence_low": "low",
-        "min_release": "Lowest release the code runs on: {version}, decided by `{api}` at {location} ({how})",
-        "min_release_none": "Lowest release the code runs on: unknown (no API it uses records its introduction)",
+        "min_release": (
+            "Lowest release that provides every API of this knowledge base the code uses: {version}, "
+            "decided by `{api}` at {location} ({how})"
+        ),
+        "min_release_none": (
+            "Lowest release that provides every API of this knowledge base the code uses: unknown "
+            "(no API it uses records its introduction)"
+        ),
+        "declared": "Declared requirement: `{requirement}` ({location})",
+        "declared_none": (
+            "No declared requirement on {distribution} found (pyproject.toml, setup.cfg, requirements*.txt, "
+            "*.dist-info/METADATA, PKG-INFO)"
+        ),
+        "requirement": (
+            "The declared requirement `{declared}` allows releases before {release}, which the code needs for "
+            "`{api}` (used at {location})"
+        ),
+        "requirement_migration": (
+            "Require `{distribution}>={release}`, or keep the code from using `{api}` on older releases "
+            "(behind a `hasattr` or version check)."
+        ),
+        "more_places": "… and {count} more (--format json lists them all)",
         "unreadable_heading": "Files that could not be checked ({count})",
         "location_cell": "{path}:cell {cell}:line {line}",
         "summary": (
@@ -83,11 +127,17 @@ STRINGS = {
         "count_removed": "{n} removed",
         "count_breaking": "{n} breaking",
         "count_deprecated": "{n} deprecated",
+        "count_requirement": "{n} requirement too low",
         "count_newer": "{n} newer than --to",
         "count_unstable": "{n} unstable",
         "count_used": "{n} used",
         "list_separator": ", ",
         "help_command": "Check again after the change: `{command}`. To accept a use, end its line with `{ignore}`.",
+        "help_command_only": "Check again after the change: `{command}`.",
+        "requirement_rule": (
+            "The project declares a requirement on {distribution} that allows releases before the one its code "
+            "needs: the lowest release that provides every API of this knowledge base the code uses."
+        ),
         "rule_description": "{kind} in {release}: {title}",
         "kind_removed": "Removed",
         "kind_breaking": "Breaking change",
@@ -109,12 +159,13 @@ STRINGS = {
         "breaking": "{subject}在 {release} 中有不兼容变更：{title}",
         "deprecated": "自 {release} 起，{subject}已被弃用",
         "newer": "{subject}从 {release} 起才提供，晚于 --to 指定的 {to}",
-        "unstable": "截至 {to}，{subject}的稳定性级别为“{level}”（{release} 公布），低于要求的“{required}”",
+        "unstable": "截至 {as_of}，{subject}的稳定性级别为“{level}”（{release} 公布），低于要求的“{required}”",
         "use_instead": "，请改用 `{replacement}`",
         "replaced_by": "，已由 `{replacement}` 取代（不能直接替换，见“迁移方法”）",
         "heading_removed": "已移除",
         "heading_breaking": "不兼容变更",
         "heading_deprecated": "已弃用",
+        "heading_requirement": "声明的依赖要求过低",
         "heading_newer": "晚于 --to 版本才提供",
         "heading_unstable": "尚不稳定的 API",
         "heading_used": "所查特性的用法",
@@ -122,6 +173,17 @@ STRINGS = {
         "group_in_effect": "在 {old} 时已生效",
         "group_new": "{old} 到 {new} 之间新出现",
         "header": "releasekb check：{product} {old} → {new}，知识库 {kb}",
+        "header_compared": (
+            "releasekb check：{product} {old} → {new}（比较的版本：{compared_old} → {compared_new}），知识库 {kb}"
+        ),
+        "before_first": "{first} 之前",
+        "scope_between": "本知识库没有收录 {flag} 指定的 {version}：按它之前最近的版本 {release} 比较",
+        "scope_after": (
+            "{flag} 指定的 {version} 晚于本知识库收录的最后一个版本 {last}：只比较到 {last}，之后的变更本知识库没有记录"
+        ),
+        "scope_before": (
+            "{flag} 指定的 {version} 早于本知识库收录的第一个版本 {first}：这里记录的内容在 {version} 时都尚未生效"
+        ),
         "header_old_default": "未指定 --from：从最早的版本 {old} 开始比较",
         "migration": "迁移方法：{text}",
         "more": "详情：{url}",
@@ -131,8 +193,24 @@ STRINGS = {
         "confidence_high": "高",
         "confidence_medium": "中",
         "confidence_low": "低",
-        "min_release": "代码可运行的最低版本：{version}，由 {location} 处的 `{api}` 决定（{how}）",
-        "min_release_none": "代码可运行的最低版本：未知（所用 API 均未记录引入版本）",
+        "min_release": (
+            "能提供代码所用全部本知识库已收录 API 的最低版本：{version}，由 {location} 处的 `{api}` 决定（{how}）"
+        ),
+        "min_release_none": "能提供代码所用全部本知识库已收录 API 的最低版本：未知（所用 API 均未记录引入版本）",
+        "declared": "声明的依赖要求：`{requirement}`（{location}）",
+        "declared_none": (
+            "未找到对 {distribution} 的依赖声明（已查看 pyproject.toml、setup.cfg、requirements*.txt、"
+            "*.dist-info/METADATA 和 PKG-INFO）"
+        ),
+        "requirement": (
+            "声明的依赖要求 `{declared}` 允许早于 {release} 的版本，"
+            "但代码（{location}）用到的 `{api}` 需要 {release} 或更高版本"
+        ),
+        "requirement_migration": (
+            "将依赖要求改为 `{distribution}>={release}`，"
+            "或确保代码在旧版本上不会用到 `{api}`（用 `hasattr` 或版本判断加以保护）。"
+        ),
+        "more_places": "……另有 {count} 处（--format json 会全部列出）",
         "unreadable_heading": "无法检查的文件（{count} 个）",
         "location_cell": "{path}:单元格 {cell}:第 {line} 行",
         "summary": (
@@ -146,11 +224,17 @@ STRINGS = {
         "count_removed": "已移除 {n} 项",
         "count_breaking": "不兼容变更 {n} 项",
         "count_deprecated": "已弃用 {n} 项",
+        "count_requirement": "依赖要求过低 {n} 项",
         "count_newer": "晚于 --to 版本 {n} 项",
         "count_unstable": "尚不稳定 {n} 项",
         "count_used": "用法 {n} 处",
         "list_separator": "、",
         "help_command": "修改后再次检查：`{command}`。若要保留某处用法，在该行末尾加上 `{ignore}`。",
+        "help_command_only": "修改后再次检查：`{command}`。",
+        "requirement_rule": (
+            "项目声明的 {distribution} 依赖要求允许早于代码所需的版本；"
+            "所需版本指能提供代码所用全部本知识库已收录 API 的最低版本。"
+        ),
         "rule_description": "{release} {kind}：{title}",
         "kind_removed": "移除",
         "kind_breaking": "不兼容变更",
@@ -209,6 +293,15 @@ SCANNER_TEXTS_ZH = (
     (r"cell (?P<cell>\d+)[,:] (?P<why>.*); cell skipped", "第 {cell} 个单元格：{why}，已跳过该单元格"),
     (r"too deeply nested to analyse; file skipped", "嵌套过深，无法分析，已跳过该文件"),
     (r"has an invalid encoding declaration \((?P<why>.*)\); file skipped", "编码声明无效（{why}），已跳过该文件"),
+    (
+        r"is not valid TOML \((?P<why>.*)\); its requirements are not checked",
+        "不是有效的 TOML（{why}），未检查其中的依赖要求",
+    ),
+    (
+        r"is not a valid setup\.cfg \((?P<why>.*)\); its requirements are not checked",
+        "不是有效的 setup.cfg（{why}），未检查其中的依赖要求",
+    ),
+    (r"cannot be read \((?P<why>.*)\); its requirements are not checked", "无法读取（{why}），未检查其中的依赖要求"),
 )
 
 
@@ -251,10 +344,13 @@ class ApiIndex:
         """Level keys with a rank, most stable first: the choices of --max-stability."""
         return [key for key, level in self.levels.items() if level["rank"] is not None]
 
-    def level_as_of(self, record: dict, version: str) -> tuple[str, str] | None:
+    def level_as_of(self, record: dict, version: str | None) -> tuple[str, str] | None:
         """(release, level key) of the latest level with a rank that the introducing feature
-        was published at, at or before `version`; None when there is none (an unlabeled
-        mention says nothing about stability, so it does not replace a stated level)."""
+        was published at, at or before the release `version`; None when there is none (an
+        unlabeled mention says nothing about stability, so it does not replace a stated level)
+        or `version` is None (before the first release described)."""
+        if version is None:
+            return None
         published = [
             (release, key)
             for release, key in record["levels"].items()
@@ -289,13 +385,19 @@ def open_index(index_source: str | None, data_dir: Path, site_url: str = "", tim
 
 @dataclass(frozen=True)
 class Options:
-    old: str
-    new: str
+    old: str  # --from as asked; a release of the knowledge base as it spells it (1.4.0 -> 1.4)
+    new: str  # --to, likewise
     old_defaulted: bool  # --from was not given (the text header says so)
     max_stability: str
     fail_on: frozenset[str]
+    # The releases compared: the latest release described at or before --from and --to; None
+    # when the version comes before the first release described (nothing described applies yet).
+    old_release: str | None
+    new_release: str | None
     lang: str = "en"
     only: frozenset[str] = frozenset()  # --only: report just these features (ids), and every use of them
+    # --fail-on was given (and is not `none`): the report's levels follow it (see check_output.level)
+    levels_follow_fail_on: bool = False
 
 
 def resolve_options(
@@ -308,25 +410,46 @@ def resolve_options(
     only: str | None = None,
 ) -> Options:
     """Check the command's choices against the index; raise CheckUsage naming what is allowed."""
-    known = ", ".join(index.versions)
-    for flag, version in (("--from", old), ("--to", new)):
-        if version is not None and version not in index.order:
-            raise CheckUsage(f"{flag} {version}: no such release in the knowledge base (known: {known})")
-    resolved_old, resolved_new = old or index.versions[0], new or index.versions[-1]
-    if index.order[resolved_old] > index.order[resolved_new]:
+    resolved_old = _asked_version(index, "--from", old) if old is not None else index.versions[0]
+    resolved_new = _asked_version(index, "--to", new) if new is not None else index.versions[-1]
+    if version_key(resolved_old) > version_key(resolved_new):
         raise CheckUsage(f"--from {resolved_old} is newer than --to {resolved_new}")
     ranked = index.ranked_levels()
     if max_stability is not None and max_stability not in ranked:
         raise CheckUsage(f"--max-stability {max_stability}: not a stability level (one of: {', '.join(ranked)})")
+    failing = parse_fail_on(fail_on)
     return Options(
         old=resolved_old,
         new=resolved_new,
         old_defaulted=old is None,
         max_stability=max_stability or ranked[0],
-        fail_on=parse_fail_on(fail_on),
+        fail_on=failing,
+        old_release=release_as_of(resolved_old, index.versions),
+        new_release=release_as_of(resolved_new, index.versions),
         lang=lang,
         only=_parse_only(index, only),
+        # `--fail-on none` keeps the levels, so that code scanning decides what blocks a pull request
+        levels_follow_fail_on=fail_on is not None and bool(failing),
     )
+
+
+def _asked_version(index: ApiIndex, flag: str, text: str) -> str:
+    """--from/--to as the report names it: any version; a release described here in the knowledge
+    base's own spelling (1.4.0 is 1.4). Only text that is no version is wrong usage."""
+    version = text.strip().removeprefix("v").removeprefix("V")
+    if not is_version(version):
+        raise CheckUsage(
+            f"{flag} {visible(text)}: not a version (write it as 1.4 or 1.7.1; "
+            f"this knowledge base describes {', '.join(index.versions)})"
+        )
+    same = [release for release in index.versions if version_key(release) == version_key(version)]
+    return same[0] if same else version
+
+
+def position(index: ApiIndex, release: str | None) -> int:
+    """Where a compared release (Options.old_release/new_release) is in the index's order: -1
+    before the first release, so that no release described is at or before it."""
+    return -1 if release is None else index.order[release]
 
 
 def _parse_only(index: ApiIndex, text: str | None) -> frozenset[str]:
@@ -380,12 +503,23 @@ class Finding:
     urls: dict[str, str]  # the entry's permanent address in every language
     feature_urls: dict[str, str]
     title: dict[str, str]
+    # in a notebook: the line of the notebook file (its JSON text) that holds the use, where
+    # SARIF places it; None elsewhere, or when the file cannot be read again
+    file_line: int | None = None
 
     @property
     def met_at_from(self) -> bool:
-        """A breaking change already in effect at --from: the code runs on --from, so it has met
-        that change already. It is reported, and does not fail the run."""
-        return self.kind == "breaking" and self.in_effect_at_from
+        """A change already in effect at --from: the code runs on --from, so it has met that
+        change already (a removal or breaking change is behind it, a deprecation still only
+        warns). It is reported for what it tells, and does not fail the run: the run is about
+        what changes on the way to --to."""
+        return self.kind in _CHANGE_FINDINGS.values() and self.in_effect_at_from
+
+    @property
+    def can_fail(self) -> bool:
+        """Whether this finding fails the run when its kind is among --fail-on: guarded uses and
+        changes met at --from never do."""
+        return not self.guarded and not self.met_at_from
 
 
 @dataclass
@@ -395,6 +529,7 @@ class Report:
     product: dict[str, str]
     paths: list[str]
     roots: list[str] = field(default_factory=list)  # the Python roots, which the summary names
+    releases: list[str] = field(default_factory=list)  # the releases the knowledge base describes
     files_checked: int = 0
     files_skipped: int = 0
     findings: list[Finding] = field(default_factory=list)
@@ -402,10 +537,18 @@ class Report:
     suppressed: int = 0
     baselined: int = 0  # findings left out because the baseline (--baseline) accepts them
     min_release: dict | None = None
+    distribution: str | None = None  # whose declared requirement was looked for (None: no Python root)
+    declared: list[dict] = field(default_factory=list)  # {requirement, path, line} as reports show them
+    # (order, use, record): the unguarded use of the distribution's APIs that needs the latest release
+    needed: tuple | None = field(default=None, repr=False)
 
     def counts(self) -> dict[str, int]:
-        kinds = KINDS if self.options.only else [kind for kind in KINDS if kind != "used"]
-        return {kind: sum(1 for f in self.findings if f.kind == kind) for kind in kinds}
+        """Findings per kind: `used` only with --only, `requirement` only when the project
+        declares a requirement to compare with."""
+        left_out = {"used"} - (set(KINDS) if self.options.only else set())
+        if not self.declared:
+            left_out.add("requirement")
+        return {kind: sum(1 for f in self.findings if f.kind == kind) for kind in KINDS if kind not in left_out}
 
     def failed(self) -> bool:
         """Whether the run fails: an unguarded finding of a --fail-on kind, or an unreadable
@@ -413,7 +556,7 @@ class Report:
         fail_on = self.options.fail_on
         if UNREADABLE in fail_on and self.errors:
             return True
-        return any(f.kind in fail_on and not f.guarded and not f.met_at_from for f in self.findings)
+        return any(f.kind in fail_on and f.can_fail for f in self.findings)
 
 
 def run_check(
@@ -438,10 +581,12 @@ def run_check(
     roots = scan.Roots(python_roots, tokens)
     limit = scan.DEFAULT_MAX_FILE_SIZE if max_file_size is None else max_file_size
     scan_options = {"include": include, "exclude": exclude, "confidence": confidence, "max_file_size": limit}
-    results = [
-        (prefix, scan.scan(group, targets, roots, **scan_options, cache=cache)) for prefix, group in scan_groups(paths)
-    ]
-    return analyse(index, options, _merged(results), paths, confidence)
+    groups = scan_groups(paths)
+    results = [(prefix, scan.scan(group, targets, roots, **scan_options, cache=cache)) for prefix, group in groups]
+    report = analyse(index, options, _merged(results), paths, confidence)
+    check_declared_requirement(options, report, paths)
+    place_in_notebook_files(report, _notebook_files(groups, results))
+    return report
 
 
 def scan_groups(paths: list[str]) -> list[tuple[str, list[str]]]:
@@ -486,11 +631,13 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
     """Findings and min_release from a scan result (scan.ScanResult with the paths to show); a
     finding whose confidence is below `confidence` is left out (see _finding)."""
     report = Report(options, index.source, index.product, list(paths), list(index.code_roots.get("python", ())))
+    report.releases = list(index.versions)
+    report.distribution = product_distribution(index)
     # Files read: those parsed, and those skipped quickly because they never mention a root.
     report.files_checked = result.files_scanned + result.files_skipped
     report.files_skipped = result.files_skipped
     report.errors = sorted(result.errors, key=lambda error: (error.path, error.line))
-    decisive = None
+    decisive = needed = None
     for uses in _references(result.uses):
         records = [index.records[(use.target.name, use.target.use)] for use in uses]
         findings = _findings_of(index, options, uses[0], records)
@@ -504,8 +651,10 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
             else:
                 report.findings.append(finding)
         decisive = _later_requirement(index, decisive, uses[0], records)
+        needed = _later_requirement(index, needed, uses[0], _needing(report.distribution, uses[0], records))
     report.findings.sort(key=_finding_order)
     report.min_release = _min_release(decisive)
+    report.needed = needed
     return report
 
 
@@ -578,7 +727,7 @@ def _uses_of(index: ApiIndex, options: Options, use, records: list[dict]) -> lis
 
 
 def _change_entries(index: ApiIndex, options: Options, record: dict) -> list[tuple[str, dict]]:
-    newest = index.order[options.new]
+    newest = position(index, options.new_release)
     return [
         (_CHANGE_FINDINGS[entry["kind"]], entry)
         for entry in record["entries"]
@@ -588,7 +737,7 @@ def _change_entries(index: ApiIndex, options: Options, record: dict) -> list[tup
 
 def _newer_entries(index: ApiIndex, options: Options, record: dict) -> list[tuple[str, dict]]:
     introduced = record["introduced_in"]
-    if introduced is None or index.order[introduced] <= index.order[options.new]:
+    if introduced is None or index.order[introduced] <= position(index, options.new_release):
         return []
     return [("newer", _introducing_entry(record))]
 
@@ -606,7 +755,7 @@ def _unstable(index: ApiIndex, options: Options, records: list[dict]) -> tuple[d
     for record in _specific_first(records):
         if record["introduced_in"] is None:
             continue
-        published = index.level_as_of(record, options.new)
+        published = index.level_as_of(record, options.new_release)
         if published is None:
             continue
         release, key = published
@@ -677,7 +826,7 @@ def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
         confidence=confidence,
         guarded=use.guarded,
         # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
-        in_effect_at_from=kind != "used" and index.order[entry["release"]] <= index.order[options.old],
+        in_effect_at_from=kind != "used" and index.order[entry["release"]] <= position(index, options.old_release),
         resolved=use.resolved,
         written=use.written,
         how=how,
@@ -701,6 +850,7 @@ def _message(
             "subject": subject,
             "release": entry["release"],
             "to": options.new,
+            "as_of": options.new_release,  # the level is known as of a release described, not of --to 2.1
             "title": entry["title"][lang],
             "level": index.levels[entry["level"]]["name"][lang] if entry.get("level") else "",
             "required": index.levels[options.max_stability]["name"][lang],
@@ -771,3 +921,137 @@ def _min_release(decisive) -> dict | None:
         "resolved": use.resolved,
         "how": use.how,
     }
+
+
+# --------------------------------------------------------------------------- the declared requirement
+
+
+def product_distribution(index: ApiIndex) -> str | None:
+    """The distribution whose versions the knowledge base's releases are: its first Python code
+    root (torch). The other roots (torchvision, torchaudio) are released with versions of their
+    own, which the knowledge base's releases do not number."""
+    python_roots = index.code_roots.get("python") or []
+    return python_roots[0] if python_roots else None
+
+
+def _needing(root: str | None, use, records: list[dict]) -> list[dict]:
+    """The records of a reference that tell which release of `root` the code needs: names under
+    the root, used unguarded (a guarded use runs only where the API exists)."""
+    if root is None or use.guarded:
+        return []
+    return [record for record in records if record["name"] == root or record["name"].startswith(root + ".")]
+
+
+def check_declared_requirement(options: Options, report: Report, paths: list[str]) -> None:
+    """Read what the checked project declares on the product (requirement.py) into the report,
+    with a `requirement` finding for each declaration that allows releases before the one the
+    code needs, and the packaging files that could not be read among the report's errors."""
+    from releasekb import requirement
+    from releasekb.scan import FileError
+
+    if report.distribution is None:
+        return
+    cwd = Path.cwd().resolve()
+    found, unreadable = requirement.declared(requirement.project_folders(paths, cwd), report.distribution)
+    for declared in found:
+        where = _shown_file(declared.file, paths, cwd)
+        report.declared.append({"requirement": declared.text, "path": where, "line": declared.line})
+        if report.needed and requirement.allows_before(declared.specifier, report.needed[2]["introduced_in"]):
+            finding = _requirement_finding(options, report, declared.text, where, declared.line)
+            if not options.only or finding.entry in options.only:
+                report.findings.append(finding)
+    report.errors += [FileError(_shown_file(u.file, paths, cwd), u.line, u.message) for u in unreadable]
+    report.errors.sort(key=lambda error: (error.path, error.line))
+    report.findings.sort(key=_finding_order)
+
+
+def _shown_file(file: Path, paths: list[str], cwd: Path) -> str:
+    """A packaging file as reports name it: like the scanned files (relative to the current
+    directory when below it, else to the scanned folder it belongs to)."""
+    if file.is_relative_to(cwd):
+        return file.relative_to(cwd).as_posix()
+    for path in paths:
+        folder = Path(path).resolve()
+        folder = folder if folder.is_dir() else folder.parent
+        if file.is_relative_to(folder):
+            return file.relative_to(folder).as_posix()
+    return file.as_posix()
+
+
+def _requirement_finding(options: Options, report: Report, declared: str, path: str, line: int) -> Finding:
+    """A declaration that allows releases before the one the code needs, cited by the entry that
+    introduced the deciding API."""
+    _, use, record = report.needed
+    entry = _introducing_entry(record)
+    values = {"declared": declared, "release": record["introduced_in"], "api": record["name"]}
+    message, migration = {}, {}
+    for lang, strings in STRINGS.items():
+        where = place_text(lang, use.path, use.line, use.column, use.cell)
+        message[lang] = strings["requirement"].format(**values, location=where)
+        migration[lang] = strings["requirement_migration"].format(**values, distribution=report.distribution)
+    return Finding(
+        kind="requirement",
+        api=record["name"],
+        use=record["use"],
+        entry=entry["id"],
+        release=record["introduced_in"],
+        path=path,
+        line=line,
+        column=0,
+        cell=None,
+        confidence=use.confidence,
+        guarded=False,
+        in_effect_at_from=False,
+        resolved=use.resolved,
+        written=use.written,
+        how=use.how,
+        message=message,
+        migration=migration,
+        replacement=None,
+        replacement_drop_in=None,
+        urls=entry["urls"],
+        feature_urls=entry["feature_urls"],
+        title=entry["title"],
+    )
+
+
+def place_text(lang: str, path: str, line: int, column: int | None, cell: int | None) -> str:
+    """path:line:col, or path:cell N:line L in a notebook, as reports name a place."""
+    if cell is not None:
+        return STRINGS[lang]["location_cell"].format(path=path, cell=cell, line=line)
+    return f"{path}:{line}:{column}" if column else f"{path}:{line}"
+
+
+# --------------------------------------------------------------------------- notebooks as files
+
+
+def _notebook_files(groups: list[tuple[str, list[str]]], results: list) -> dict[str, Path]:
+    """{notebook as reports show it: the file on disk} for every notebook with a use. The scanner
+    names a file of a folder scanned relative to the folder, and a file given by itself by its name
+    (see scan_groups)."""
+    files = {}
+    for (prefix, group), (_, result) in zip(groups, results, strict=True):
+        given = {Path(path).name: Path(path) for path in group if not Path(path).is_dir()}
+        for use in result.uses:
+            on_disk = Path(group[0]) / use.path if Path(group[0]).is_dir() else given.get(use.path)
+            if use.cell is not None and on_disk is not None:
+                files[posixpath.join(prefix, use.path) if prefix else use.path] = on_disk
+    return files
+
+
+def place_in_notebook_files(report: Report, files: dict[str, Path]) -> None:
+    """Give each finding in a notebook the line of the notebook file that holds it (file_line)."""
+    from releasekb.notebook_lines import cell_line_numbers
+
+    lines_of: dict[str, dict[int, list[int]]] = {}
+    for number, finding in enumerate(report.findings):
+        if finding.cell is None or finding.path not in files:
+            continue
+        if finding.path not in lines_of:
+            try:
+                lines_of[finding.path] = cell_line_numbers(files[finding.path].read_text(encoding="utf-8-sig"))
+            except (OSError, UnicodeDecodeError):
+                lines_of[finding.path] = {}
+        cell_lines = lines_of[finding.path].get(finding.cell, [])
+        if 1 <= finding.line <= len(cell_lines):
+            report.findings[number] = dataclasses.replace(finding, file_line=cell_lines[finding.line - 1])

@@ -41,16 +41,26 @@ class ProjectConfig:
     root: Path  # the project's folder: the pyproject.toml's, else the repository's or the checked one
     file: Path | None = None  # the pyproject.toml read, if any
     values: dict[str, object] = field(default_factory=dict)  # option name -> value
+    # The file cannot be read as TOML: the check goes on without its options, and says so (the
+    # declared requirement reports the file as unreadable too, as any broken packaging file).
+    warning: str | None = None
 
 
 def project_config(paths: list[str]) -> ProjectConfig:
     """The checked project's configuration; raises CheckUsage naming the file, line and key
-    when it is wrong."""
+    when the table is wrong."""
     start = _common_folder(paths)
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            return ProjectConfig(folder, candidate, _read(candidate))
+            try:
+                text = candidate.read_text(encoding="utf-8")
+                document = tomllib.loads(text)
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+                reason = getattr(error, "strerror", None) or error
+                warning = f"{candidate}: cannot be read as TOML ({reason}); its {TABLE} options are not applied"
+                return ProjectConfig(folder, candidate, warning=warning)
+            return ProjectConfig(folder, candidate, _values(candidate, text, document))
         if (folder / ".git").exists():
             return ProjectConfig(folder)
     return ProjectConfig(start)
@@ -61,15 +71,10 @@ def _common_folder(paths: list[str]) -> Path:
     return Path(os.path.commonpath(folders))
 
 
-def _read(file: Path) -> dict[str, object]:
-    try:
-        text = file.read_text(encoding="utf-8")
-        document = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise CheckUsage(f"{file}: cannot read it ({getattr(error, 'strerror', None) or error})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise CheckUsage(f"{file}: not valid TOML ({error})") from None
-    section = document.get("tool", {}).get("releasekb", {})
+def _values(file: Path, text: str, document: dict) -> dict[str, object]:
+    """The options [tool.releasekb.check] sets, by the command's names."""
+    tool = document.get("tool", {})
+    section = tool.get("releasekb", {}) if isinstance(tool, dict) else {}
     if not isinstance(section, dict):
         raise CheckUsage(f"{file}: [tool.releasekb] must be a table")
     unknown = sorted(set(section) - {"check"})

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import urllib.parse
 from pathlib import Path
 
-from releasekb.check import KINDS, STRINGS, UNREADABLE, Finding, Report, scanner_text
+from releasekb.check import KINDS, PLACES_SHOWN, STRINGS, UNREADABLE, Finding, Options, Report, place_text, scanner_text
 from releasekb.safe_text import github_command, github_log_line, json_escaped, visible
 
 SCHEMA_VERSION = 1
@@ -17,18 +19,28 @@ SCHEMA_FILE = Path(__file__).parent / "check_schema.json"
 SCHEMA_PATH = f"api/schema/check-v{SCHEMA_VERSION}.json"  # where the site publishes it
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-# SARIF and annotation levels by finding kind: what breaks is an error, what will break or
-# needs a newer release a warning, an unstable API a note.
+# SARIF and annotation levels by finding kind: what breaks is an error (a declared requirement
+# that allows releases the code cannot run on breaks installs), what will break or needs a newer
+# release a warning, an unstable API a note. See level() for what changes them.
 LEVELS = {
     "removed": "error",
     "breaking": "error",
     "deprecated": "warning",
+    "requirement": "error",
     "newer": "warning",
     "unstable": "note",
     "used": "note",
 }
 _GITHUB_COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
-_COLOURS = {"removed": "31", "breaking": "31", "deprecated": "33", "newer": "33", "unstable": "36", "used": "32"}
+_COLOURS = {
+    "removed": "31",
+    "breaking": "31",
+    "deprecated": "33",
+    "requirement": "31",
+    "newer": "33",
+    "unstable": "36",
+    "used": "32",
+}
 
 
 def render(report: Report, output_format: str, *, colour: bool = False) -> str:
@@ -53,14 +65,46 @@ def schema() -> dict:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
+def level(finding: Finding, options: Options) -> str:
+    """The finding's level in SARIF and GitHub annotations, following what the run is for: a
+    finding that cannot fail the run (a guarded use, a change already in effect at --from) is a
+    note; with --fail-on, what fails the run is an error and nothing else is; else LEVELS."""
+    if not finding.can_fail:
+        return "note"
+    if options.levels_follow_fail_on:
+        if finding.kind in options.fail_on:
+            return "error"
+        return "warning" if LEVELS[finding.kind] == "error" else LEVELS[finding.kind]
+    return LEVELS[finding.kind]
+
+
+def scope_notes(report: Report) -> list[str]:
+    """What --from and --to mean when they are not releases the knowledge base describes: the
+    release compared instead, where the knowledge base ends or begins."""
+    t, options = STRINGS[report.options.lang], report.options
+    first, last = report.releases[0], report.releases[-1]
+    notes = []
+    for flag, version, release in (
+        ("--from", options.old, options.old_release),
+        ("--to", options.new, options.new_release),
+    ):
+        if release == version:
+            continue
+        if release is None:
+            notes.append(t["scope_before"].format(flag=flag, version=version, first=first))
+        elif release == last:
+            notes.append(t["scope_after"].format(flag=flag, version=version, last=last))
+        else:
+            notes.append(t["scope_between"].format(flag=flag, version=version, release=release))
+    return notes
+
+
 # --------------------------------------------------------------------------- text
 
 
 def location(report: Report, path: str, line: int, column: int | None, cell: int | None) -> str:
     """path:line:col, or path:cell N:line L in a notebook."""
-    if cell is not None:
-        return STRINGS[report.options.lang]["location_cell"].format(path=path, cell=cell, line=line)
-    return f"{path}:{line}:{column}" if column else f"{path}:{line}"
+    return place_text(report.options.lang, path, line, column, cell)
 
 
 def text_report(report: Report, *, colour: bool = False) -> str:
@@ -71,9 +115,10 @@ def text_report(report: Report, *, colour: bool = False) -> str:
     lines = [paint("1", _header(report))]
     if report.options.old_defaulted:
         lines.append(visible(t["header_old_default"].format(old=report.options.old)))
+    lines += [visible(note) for note in scope_notes(report)]
     for kind in KINDS:
         lines += _kind_section(report, kind, paint)
-    lines += ["", visible(_min_release_line(report))]
+    lines += ["", visible(_min_release_line(report)), *map(visible, _declared_lines(report))]
     if report.errors:
         lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
         lang = report.options.lang
@@ -93,9 +138,18 @@ def _painter(colour: bool):
 
 
 def _header(report: Report) -> str:
+    """The product, --from and --to, and the releases compared when they are not those two."""
     t, options = STRINGS[report.options.lang], report.options
-    product = report.product[options.lang]
-    return t["header"].format(product=product, old=options.old, new=options.new, kb=report.knowledge_base)
+    values = {"product": report.product[options.lang], "old": options.old, "new": options.new}
+    if (options.old_release, options.new_release) == (options.old, options.new):
+        return t["header"].format(**values, kb=report.knowledge_base)
+    before = t["before_first"].format(first=report.releases[0])
+    return t["header_compared"].format(
+        **values,
+        compared_old=options.old_release or before,
+        compared_new=options.new_release or before,
+        kb=report.knowledge_base,
+    )
 
 
 def _kind_section(report: Report, kind: str, paint) -> list[str]:
@@ -109,7 +163,7 @@ def _kind_section(report: Report, kind: str, paint) -> list[str]:
         (True, t["group_in_effect"].format(old=options.old)),
         (False, t["group_new"].format(old=options.old, new=options.new)),
     )
-    if kind in ("newer", "used"):  # after --to, or a plain use: neither in effect at --from nor on the way
+    if kind in ("newer", "used", "requirement"):  # neither in effect at --from nor on the way: not a change
         groups = ((False, None),)
     for in_effect, title in groups:
         grouped = [f for f in findings if f.in_effect_at_from is in_effect]
@@ -138,10 +192,12 @@ def _finding_lines(report: Report, findings: list[Finding], paint) -> list[str]:
     if first.migration:
         lines.append("      " + visible(t["migration"].format(text=first.migration[lang])))
     lines.append("      " + visible(t["more"].format(url=first.urls[lang])))
-    for finding in findings:
+    for finding in findings[:PLACES_SHOWN]:
         where = location(report, finding.path, finding.line, finding.column, finding.cell)
         guarded = t["guarded"] if finding.guarded else ""
         lines.append(visible(f"      {where}: {_why(finding, t, lang)}{guarded}"))
+    if len(findings) > PLACES_SHOWN:
+        lines.append("      " + t["more_places"].format(count=f"{len(findings) - PLACES_SHOWN:,}"))
     return lines
 
 
@@ -160,6 +216,19 @@ def _min_release_line(report: Report) -> str:
     where = location(report, found["path"], found["line"], found["column"], found["cell"])
     how = scanner_text(found["how"], report.options.lang)
     return t["min_release"].format(version=found["version"], api=found["api"], location=where, how=how)
+
+
+def _declared_lines(report: Report) -> list[str]:
+    """The requirements on the product the project declares, or that none was found."""
+    t = STRINGS[report.options.lang]
+    if report.distribution is None:
+        return []
+    if not report.declared:
+        return [t["declared_none"].format(distribution=report.distribution)]
+    return [
+        t["declared"].format(requirement=d["requirement"], location=location(report, d["path"], d["line"], None, None))
+        for d in report.declared
+    ]
 
 
 def summary_line(report: Report) -> str:
@@ -188,6 +257,8 @@ def json_report(report: Report) -> dict:
         "lang": options.lang,
         "from": options.old,
         "to": options.new,
+        "compared": {"from": options.old_release, "to": options.new_release},
+        "knowledge_base_releases": list(report.releases),
         "max_stability": options.max_stability,
         "fail_on": sorted(options.fail_on),
         "failed": report.failed(),
@@ -195,6 +266,7 @@ def json_report(report: Report) -> dict:
         "files_checked": report.files_checked,
         "files_skipped": report.files_skipped,
         "min_release": report.min_release,
+        "declared": list(report.declared),
         "counts": report.counts(),
         "findings": [_finding_record(finding, options.lang) for finding in report.findings],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
@@ -236,12 +308,13 @@ def _absolute(url: str) -> bool:
 
 
 def sarif_report(report: Report) -> dict:
-    """A SARIF 2.1.0 log GitHub code scanning accepts: one run, one rule per entry id cited,
-    unreadable files as tool execution notifications (the run itself succeeded)."""
+    """A SARIF 2.1.0 log GitHub code scanning accepts: one run, one rule per entry id cited (and
+    one for declared requirements), unreadable files as tool execution notifications (the run
+    itself succeeded); the versions asked and the releases compared as the run's properties."""
     lang = report.options.lang
     rules: dict[str, dict] = {}
     for finding in report.findings:
-        rules.setdefault(finding.entry, _rule(report, finding))
+        rules.setdefault(_rule_id(finding), _rule(report, finding))
     rule_index = {rule_id: position for position, rule_id in enumerate(rules)}
     driver = {"name": "releasekb", "rules": list(rules.values())}
     if information := _information_uri(report):
@@ -255,9 +328,22 @@ def sarif_report(report: Report) -> dict:
                 "language": lang,
                 **_source_root(report),
                 "invocations": [_invocation(report)],
-                "results": [_result(finding, rule_index, lang) for finding in report.findings],
+                "results": [_result(report, finding, rule_index) for finding in report.findings],
+                "properties": _run_properties(report),
             }
         ],
+    }
+
+
+def _run_properties(report: Report) -> dict:
+    options = report.options
+    return {
+        "from": options.old,
+        "to": options.new,
+        "comparedFrom": options.old_release,
+        "comparedTo": options.new_release,
+        "knowledgeBaseReleases": list(report.releases),
+        "declared": list(report.declared),
     }
 
 
@@ -286,13 +372,30 @@ def _information_uri(report: Report) -> str | None:
     return None
 
 
+# A declaration that allows too old a release breaks no entry's rule: it has a rule of its own,
+# whose id no entry can have (entry ids have no '/').
+REQUIREMENT_RULE = "releasekb/declared-requirement"
+
+
+def _rule_id(finding: Finding) -> str:
+    return REQUIREMENT_RULE if finding.kind == "requirement" else finding.entry
+
+
+def rerun_command(report: Report) -> str:
+    """The command that checks the same paths again, quoted for a POSIX shell."""
+    options = report.options
+    words = ["releasekb", "check", *report.paths, "--from", options.old, "--to", options.new]
+    return " ".join(shlex.quote(word) for word in words)
+
+
 def _rule(report: Report, finding: Finding) -> dict:
-    lang, options = report.options.lang, report.options
+    if finding.kind == "requirement":
+        return _requirement_rule(report, finding)
+    lang = report.options.lang
     t = STRINGS[lang]
     kind = t[f"kind_{finding.kind}"]
     description = t["rule_description"].format(kind=kind, release=finding.release, title=finding.title[lang])
-    command = f"releasekb check {' '.join(report.paths)} --from {options.old} --to {options.new}"
-    advice = t["help_command"].format(command=command, ignore=f"# releasekb: ignore[{finding.entry}]")
+    advice = t["help_command"].format(command=rerun_command(report), ignore=f"# releasekb: ignore[{finding.entry}]")
     migration = finding.migration[lang] if finding.migration else ""
     rule = {
         "id": finding.entry,
@@ -313,30 +416,68 @@ def _rule(report: Report, finding: Finding) -> dict:
     return rule
 
 
+def _requirement_rule(report: Report, finding: Finding) -> dict:
+    """The rule of every declared requirement that allows releases before the one the code needs."""
+    t = STRINGS[report.options.lang]
+    description = t["requirement_rule"].format(distribution=report.distribution)
+    advice = t["help_command_only"].format(command=rerun_command(report))
+    return {
+        "id": REQUIREMENT_RULE,
+        "name": _rule_name(REQUIREMENT_RULE),
+        "shortDescription": {"text": t["heading_requirement"]},
+        "fullDescription": {"text": description},
+        "help": {"text": f"{description}\n\n{advice}", "markdown": f"{description}\n\n{advice}"},
+        "defaultConfiguration": {"level": LEVELS[finding.kind]},
+        "properties": {"tags": ["releasekb", finding.kind]},
+    }
+
+
 def _rule_name(entry_id: str) -> str:
     """SARIF rule names are PascalCase identifiers: torch-fft-function -> TorchFftFunction."""
     return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", entry_id) if part)
+
+
+def sarif_uri(path: str) -> str:
+    """A report path as a SARIF artifact URI, relative to %SRCROOT%: every character but letters,
+    digits, '-._~' and '/' percent-encoded as UTF-8 (a space, '#', '%', '?', ':' and non-ASCII
+    letters would otherwise end or change the URI).
+
+    >>> sarif_uri("nb/my notes#1 100%.ipynb"), sarif_uri("数据/a:b.py")
+    ('nb/my%20notes%231%20100%25.ipynb', '%E6%95%B0%E6%8D%AE/a%3Ab.py')
+    """
+    return urllib.parse.quote(path, safe="/")
 
 
 def _physical_location(path: str, line: int, column: int | None = None) -> dict:
     region = {"startLine": max(line, 1)}
     if column:
         region["startColumn"] = column
-    return {"physicalLocation": {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"}, "region": region}}
-
-
-def _result(finding: Finding, rule_index: dict[str, int], lang: str) -> dict:
-    text = finding.message[lang]
-    if finding.cell is not None:  # the region is the line inside the cell: say which cell
-        text = (
-            f"{text} ({STRINGS[lang]['location_cell'].format(path=finding.path, cell=finding.cell, line=finding.line)})"
-        )
     return {
-        "ruleId": finding.entry,
-        "ruleIndex": rule_index[finding.entry],
-        "level": LEVELS[finding.kind],
+        "physicalLocation": {"artifactLocation": {"uri": sarif_uri(path), "uriBaseId": "%SRCROOT%"}, "region": region}
+    }
+
+
+def _finding_location(finding: Finding) -> dict:
+    """Where code scanning shows the finding. A notebook is stored as JSON, and code scanning shows
+    the lines of the file as stored: a use in a cell is placed on the line of the notebook file
+    that holds its source line (file_line), without a column (the JSON line is indented and
+    quoted); the message names the cell and the line inside it."""
+    if finding.cell is None:
+        return _physical_location(finding.path, finding.line, finding.column)
+    return _physical_location(finding.path, finding.file_line or 1)
+
+
+def _result(report: Report, finding: Finding, rule_index: dict[str, int]) -> dict:
+    lang = report.options.lang
+    text = finding.message[lang]
+    if finding.cell is not None:  # the region is a line of the notebook's JSON: say which cell
+        text = f"{text} ({location(report, finding.path, finding.line, None, finding.cell)})"
+    return {
+        "ruleId": _rule_id(finding),
+        "ruleIndex": rule_index[_rule_id(finding)],
+        "level": level(finding, report.options),
         "message": {"text": text},
-        "locations": [_physical_location(finding.path, finding.line, finding.column)],
+        "locations": [_finding_location(finding)],
         "properties": {
             "kind": finding.kind,
             "api": finding.api,
@@ -344,18 +485,21 @@ def _result(finding: Finding, rule_index: dict[str, int], lang: str) -> dict:
             "inEffectAtFrom": finding.in_effect_at_from,
             "guarded": finding.guarded,
             "confidence": finding.confidence,
-            **({"cell": finding.cell} if finding.cell is not None else {}),
+            **({"cell": finding.cell, "lineInCell": finding.line} if finding.cell is not None else {}),
         },
     }
 
 
 def _invocation(report: Report) -> dict:
-    level = "error" if UNREADABLE in report.options.fail_on else "warning"
+    """Unreadable files (errors when they fail the run), and what --from and --to meant (notes)."""
+    level_ = "error" if UNREADABLE in report.options.fail_on else "warning"
+    notes = [{"level": "note", "message": {"text": note}} for note in scope_notes(report)]
     return {
         "executionSuccessful": True,
-        "toolExecutionNotifications": [
+        "toolExecutionNotifications": notes
+        + [
             {
-                "level": level,
+                "level": level_,
                 "message": {"text": scanner_text(error.message, report.options.lang)},
                 "locations": [_physical_location(error.path, error.line)],
             }
@@ -368,8 +512,9 @@ def _invocation(report: Report) -> dict:
 
 
 def github_annotations(report: Report) -> list[str]:
-    """One workflow command per finding and per unreadable file, then the summary as a log line
-    (which names the index's code roots: never read as a command)."""
+    """One workflow command per finding and per unreadable file, a notice for each version that is
+    not a release described (scope_notes), then the header (which names the releases compared) and
+    the summary as log lines (which name the index's code roots: never read as a command)."""
     lines = [_github_finding(report, finding) for finding in report.findings]
     lang = report.options.lang
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
@@ -377,20 +522,20 @@ def github_annotations(report: Report) -> list[str]:
         github_command(command, scanner_text(e.message, lang), file=e.path, line=e.line or None, title="releasekb")
         for e in report.errors
     ]
-    lines.append(github_log_line(summary_line(report)))
+    lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report)]
+    lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
     return lines
 
 
 def _github_finding(report: Report, finding: Finding) -> str:
     lang = report.options.lang
     t = STRINGS[lang]
-    # A guarded use never fails the run: a notice, whatever its kind.
-    command = "notice" if finding.guarded else _GITHUB_COMMANDS[LEVELS[finding.kind]]
+    command = _GITHUB_COMMANDS[level(finding, report.options)]
     message = finding.message[lang]
     line, col = finding.line, finding.column
-    if finding.cell is not None:  # the line is inside a cell, not a line of the file: annotate the file
+    if finding.cell is not None:  # the line is inside a cell: annotate the line of the notebook file holding it
         message += f" ({location(report, finding.path, finding.line, None, finding.cell)})"
-        line, col = None, None
+        line, col = finding.file_line, None
     if finding.migration:
         message += "\n" + t["migration"].format(text=finding.migration[lang])
     message += "\n" + t["more"].format(url=finding.urls[lang])

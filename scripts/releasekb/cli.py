@@ -172,17 +172,22 @@ def _parser() -> argparse.ArgumentParser:
     check.formatter_class = argparse.RawDescriptionHelpFormatter
     check.epilog = (
         "exit status:\n  0  no finding of a --fail-on kind (guarded, suppressed and baseline uses never count, nor a\n"
-        "     breaking change already in effect at --from: the code runs there already)\n"
-        "  1  findings of a --fail-on kind\n  2  wrong usage (unknown version, --from newer than --to...) or a\n"
-        "     knowledge base that cannot be read or declares no code roots; an --index that cannot be\n"
-        "     fetched in time, is too large or is not a valid API index: `index SOURCE: what is wrong`\n\n"
+        "     change already in effect at --from: the code runs there already)\n"
+        "  1  findings of a --fail-on kind\n  2  wrong usage (a version that cannot be parsed, --from newer than\n"
+        "     --to...) or a knowledge base that cannot be read or declares no code roots; an --index that\n"
+        "     cannot be fetched in time, is too large or is not a valid API index: `index SOURCE: what is wrong`\n\n"
+        "Any version works: one between releases means the latest release described before it, one after\n"
+        "the last means up to the last release described, one before the first means before anything\n"
+        "described.\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`).\n"
         "Defaults for --from, --to, --exclude, --fail-on, --max-stability and --baseline: [tool.releasekb.check]\n"
         "in the project's pyproject.toml (see CHECK.md)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
-    check.add_argument("--from", dest="old", metavar="A", help="the release the code runs on now (default: the oldest)")
-    check.add_argument("--to", dest="new", metavar="B", help="the release to upgrade to (default: the latest)")
+    check.add_argument(
+        "--from", dest="old", metavar="A", help="the version the code runs on now (default: the oldest release)"
+    )
+    check.add_argument("--to", dest="new", metavar="B", help="the version to upgrade to (default: the latest release)")
     check.add_argument(
         "--max-stability", metavar="LEVEL", help="report used APIs ranked below this level (default: the most stable)"
     )
@@ -528,6 +533,8 @@ def _check(args) -> int:
             raise CheckUsage(f"no such file or folder: {', '.join(missing)}")
         project = project_config(args.paths)
         origin = apply_config(args, project)  # the command line wins: only the options it left out
+        if project.warning:
+            print(f"releasekb check: {visible(project.warning)}", file=sys.stderr)
         index = open_index(args.index, args.data, args.site_url, timeout=args.timeout)
         make_absolute(index, args.site_url)
         options = resolve_options(

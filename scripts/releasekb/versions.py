@@ -24,9 +24,14 @@ def version_key(version: str) -> tuple:
     (True, True)
     >>> version_key("1.8-rc1") == version_key("1.8-beta"), version_key("1.8-1") == version_key("1.8-2")
     (False, False)
+    >>> version_key("latest") < version_key("0.1") < version_key("1.7") < version_key("1.7\\n::error::x")
+    True
     """
-    number, rest = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)(.*)", version.lower()).groups()
-    release = [int(part) for part in number.split(".")]
+    # Any text has a key, so that an index fetched from anywhere can be ordered against a version
+    # asked for: text after the numbers is a tag (newlines included), text without numbers sorts
+    # before every numbered version.
+    number, rest = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)?(.*)", version.lower(), re.DOTALL).groups()
+    release = [int(part) for part in number.split(".")] if number else []
     while len(release) > 1 and release[-1] == 0:  # 1.8.0 is 1.8
         release.pop()
     parts = _PART.findall(rest)
@@ -40,3 +45,30 @@ def version_key(version: str) -> tuple:
     # a tag of no known meaning ("lts") keeps its name, so that two such tags stay two releases
     name = "" if tag in _PRE_RELEASE else tag
     return (tuple(release), order, name, count, tuple(more))
+
+
+# What `check --from/--to` accepts as a version: numbers, then tags and numbers (1.8rc1, 1.8-rc1,
+# 1.8.post1, 2.1.0+cu118); an optional leading v, as pip accepts it.
+_VERSION_TEXT = re.compile(r"v?[0-9]+(?:\.[0-9]+)*(?:[-_.+]?[a-z0-9]+)*", re.IGNORECASE)
+
+
+def is_version(text: str) -> bool:
+    """Whether `text` reads as a version.
+
+    >>> [is_version(text) for text in ("1.4.0", "v2.1", "1.8rc1", "2.1.0+cu118", "latest", "1.4;x", "")]
+    [True, True, True, True, False, False, False]
+    """
+    return _VERSION_TEXT.fullmatch(text) is not None
+
+
+def release_as_of(version: str, releases: list[str]) -> str | None:
+    """The latest of `releases` at or before `version` (a version `is_version` accepts): the
+    state of things as of that version. None when `version` comes before all of them.
+
+    >>> releases = ["0.2", "1.4", "1.5", "1.7"]
+    >>> [release_as_of(v, releases) for v in ("1.4.0", "1.6", "2.1", "0.1", "v1.5")]
+    ['1.4', '1.5', '1.7', None, '1.5']
+    """
+    key = version_key(version.removeprefix("v").removeprefix("V"))
+    earlier = [release for release in releases if version_key(release) <= key]
+    return max(earlier, key=version_key, default=None)

@@ -1,0 +1,77 @@
+"""Where a notebook cell's source lines are in the notebook file itself.
+
+The scanner reports a use in a notebook by cell and line inside the cell. GitHub code scanning
+shows an alert on a line of the file as it is stored, and a notebook is stored as JSON: the SARIF
+report places such a use on the line of the JSON text that holds that source line (Jupyter writes
+each source line as its own string, one a line), so the alert opens on the code it is about.
+"""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import json.scanner
+
+
+class _Placed(str):
+    """A JSON string value that remembers the offset of its opening quote in the document."""
+
+    offset: int
+
+
+def _placing_decoder() -> json.JSONDecoder:
+    """A JSONDecoder whose string values are _Placed. Only the pure-Python scanner lets a decoder
+    replace how strings are parsed; object keys stay plain strings."""
+    decoder = json.JSONDecoder()
+
+    def parse_string(text: str, end: int, strict: bool) -> tuple[str, int]:
+        value, after = json.decoder.scanstring(text, end, strict)
+        placed = _Placed(value)
+        placed.offset = end - 1
+        return placed, after
+
+    decoder.parse_string = parse_string
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    return decoder
+
+
+def cell_line_numbers(text: str) -> dict[int, list[int]]:
+    """{cell number (1 = first cell, as the scanner counts them): [the file line of each of its
+    source lines]} for a notebook's JSON text; {} when it is not a notebook this can read.
+
+    >>> cell_line_numbers('{"cells": [\\n {"cell_type": "markdown", "source": ["# T"]},\\n'
+    ...                   ' {"cell_type": "code", "source": [\\n  "import torch\\\\n",\\n  "x = 1"\\n ]}\\n]}')
+    {1: [2], 2: [4, 5]}
+    """
+    try:
+        notebook = _placing_decoder().decode(text)
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(notebook, dict):
+        return {}
+    cells = notebook.get("cells")
+    if cells is None and isinstance(notebook.get("worksheets"), list):  # nbformat 3, as the scanner reads it
+        cells = [c for sheet in notebook["worksheets"] if isinstance(sheet, dict) for c in sheet.get("cells", [])]
+    if not isinstance(cells, list):
+        return {}
+    return {
+        number: _source_lines(text, cell.get("source", cell.get("input", "")))
+        for number, cell in enumerate(cells, start=1)
+        if isinstance(cell, dict)
+    }
+
+
+def _source_lines(text: str, source: object) -> list[int]:
+    """The file line of each line of a cell's source (a string, or a list of strings that the
+    scanner joins): a JSON string never spans lines, so each source line is on its string's line."""
+    parts = source if isinstance(source, list) else [source]
+    lines: list[int] = []
+    at_start = True  # the next character begins a line
+    for part in parts:
+        if not isinstance(part, _Placed) or not part:
+            continue
+        file_line = text.count("\n", 0, part.offset) + 1
+        # lines beginning in this part: at its start, and after each newline but a final one
+        lines += [file_line] * ((1 if at_start else 0) + part.count("\n", 0, len(part) - 1))
+        at_start = part.endswith("\n")
+    return lines
