@@ -39,15 +39,18 @@ STRINGS = {
 def keys(report: Report, baseline_file: Path) -> list[tuple[Finding, tuple]]:
     """Each finding of the report with its baseline key."""
     folder = baseline_file.resolve().parent
+    files: dict[str, Path | None] = {}  # each path once: a file has many findings
     lines: dict[tuple[str, int | None], list[str]] = {}
     seen: dict[tuple, int] = {}
     keyed = []
     for finding in sorted(report.findings, key=_position):
-        file = real_file(report.paths, finding.path)
+        if finding.path not in files:
+            files[finding.path] = real_file(report.paths, finding.path)
+        file = files[finding.path]
         path = Path(os.path.relpath(file.resolve(), folder)).as_posix() if file else finding.path
-        if file and (finding.path, finding.cell) not in lines:
-            lines[(finding.path, finding.cell)] = source_lines(file, finding.cell)
-        text = _line_text(lines.get((finding.path, finding.cell), []), finding.line)
+        if (finding.path, finding.cell) not in lines:
+            lines[(finding.path, finding.cell)] = source_lines(file, finding.cell) if file else []
+        text = _line_text(lines[(finding.path, finding.cell)], finding.line)
         same = (path, finding.entry, finding.api, text)
         occurrence = seen.get(same, 0)
         seen[same] = occurrence + 1
