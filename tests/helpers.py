@@ -142,6 +142,20 @@ def fill_skeleton(path: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def bound_by_permissions(folder: Path) -> bool:
+    """Whether this process is refused a file without read permission (root is not)."""
+    probe = folder / "permission-probe"
+    probe.write_text("", encoding="utf-8")
+    probe.chmod(0)
+    try:
+        probe.open().close()
+    except PermissionError:
+        return True
+    finally:
+        probe.unlink()
+    return False
+
+
 # ----------------------------------------------------------------- projects and builds
 
 
@@ -175,10 +189,19 @@ def copy_project(target: Path, releases: Path | None = None) -> Path:
     return target
 
 
-def run_releasekb(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """`releasekb ARGS` run in `project`, as a curator types it."""
+def releasekb_command(*args: str, change: str = "") -> list[str]:
+    """The command line of `releasekb ARGS`. change: Python code its process runs first (a fault
+    simulated, a file saved at a chosen moment); the language workers, forked from it, run it too."""
+    if not change:
+        return [sys.executable, "-m", "releasekb.cli", *args]
+    driver = f"{change}\nimport sys\nfrom releasekb.cli import main\nsys.exit(main({list(args)!r}))\n"
+    return [sys.executable, "-c", driver]
+
+
+def run_releasekb(project: Path, *args: str, env: dict | None = None, change: str = "") -> subprocess.CompletedProcess:
+    """`releasekb ARGS` run in `project`, as a curator types it (change: see releasekb_command)."""
     return subprocess.run(
-        [sys.executable, "-m", "releasekb.cli", *args],
+        releasekb_command(*args, change=change),
         cwd=project,
         capture_output=True,
         text=True,
@@ -293,11 +316,12 @@ def wait_for(predicate, timeout: float, what: str):
     pytest.fail(f"timed out after {timeout}s waiting for {what}")
 
 
-def serve(project: Path, log) -> tuple[subprocess.Popen, str]:
-    """`releasekb serve` on a free port, its output to `log`; returns (process, base URL)."""
+def serve(project: Path, log, change: str = "") -> tuple[subprocess.Popen, str]:
+    """`releasekb serve` on a free port, its output to `log`; returns (process, base URL).
+    change: see releasekb_command."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        releasekb_command("serve", "--dev-addr", f"127.0.0.1:{port}", change=change),
         cwd=project,
         stdout=log,
         stderr=subprocess.STDOUT,

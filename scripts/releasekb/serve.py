@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 from releasekb import leftovers
 from releasekb.build import SiteBuilder, exit_on_sigterm
-from releasekb.generate import data_fingerprint, generated_roots
+from releasekb.generate import generated_roots
 from releasekb.i18n import LANGUAGES
+from releasekb.validate import read_files
 
 
 def serve_site(config_file: str, dev_addr: str) -> None:
@@ -99,4 +100,4 @@ class _ServeSources:
                     stats.append((str(here / name), stat.st_mtime_ns, stat.st_size))
         for config in self.builder.configs.values():
             stats.append((str(config), config.stat().st_mtime_ns, config.stat().st_size))
-        return data_fingerprint(self.builder.data_dir), tuple(stats)
+        return read_files(self.builder.data_dir).fingerprint, tuple(stats)
