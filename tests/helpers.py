@@ -144,6 +144,17 @@ def fill_skeleton(path: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+# Root reads a file whatever its permissions: a test of an unreadable file runs its command
+# without the two capabilities that allow that (setpriv is in util-linux, on every Debian).
+_WITHOUT_READ_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def bound_by_permissions() -> list[str]:
+    """The prefix of a command line that makes the command respect file permissions: nothing for
+    a user, setpriv for root."""
+    return _WITHOUT_READ_OVERRIDE if os.geteuid() == 0 else []
+
+
 # ----------------------------------------------------------------- projects and builds
 
 
@@ -158,10 +169,21 @@ def copy_project(target: Path, releases: Path | None = None) -> Path:
     return bench.copy_project(ROOT, target, releases or REAL_RELEASES)
 
 
-def run_releasekb(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """`releasekb ARGS` run in `project`, as a curator types it."""
+def releasekb_command(*args: str, change: str = "", permissions: bool = False) -> list[str]:
+    """The command line of `releasekb ARGS`. change: Python code its process runs first (a fault
+    simulated, a file saved at a chosen moment); the language workers, forked from it, run it too.
+    permissions: the command respects file permissions even when the tests run as root."""
+    prefix = bound_by_permissions() if permissions else []
+    if not change:
+        return [*prefix, sys.executable, "-m", "releasekb.cli", *args]
+    driver = f"{change}\nimport sys\nfrom releasekb.cli import main\nsys.exit(main({list(args)!r}))\n"
+    return [*prefix, sys.executable, "-c", driver]
+
+
+def run_releasekb(project: Path, *args: str, env: dict | None = None, change: str = "") -> subprocess.CompletedProcess:
+    """`releasekb ARGS` run in `project`, as a curator types it (change: see releasekb_command)."""
     return subprocess.run(
-        [sys.executable, "-m", "releasekb.cli", *args],
+        releasekb_command(*args, change=change),
         cwd=project,
         capture_output=True,
         text=True,
@@ -276,11 +298,12 @@ def wait_for(predicate, timeout: float, what: str):
     pytest.fail(f"timed out after {timeout}s waiting for {what}")
 
 
-def serve(project: Path, log) -> tuple[subprocess.Popen, str]:
-    """`releasekb serve` on a free port, its output to `log`; returns (process, base URL)."""
+def serve(project: Path, log, change: str = "", permissions: bool = False) -> tuple[subprocess.Popen, str]:
+    """`releasekb serve` on a free port, its output to `log`; returns (process, base URL).
+    change, permissions: see releasekb_command."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        releasekb_command("serve", "--dev-addr", f"127.0.0.1:{port}", change=change, permissions=permissions),
         cwd=project,
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -87,6 +87,24 @@ def test_the_work_waits_while_a_build_runs():
     assert steps == ["started", "went on"]
 
 
+def test_a_failing_job_is_said_and_the_thread_runs_the_next_request(capsys):
+    """One job's error once ended the jobs' thread, and no job ran again in that process: under
+    `serve`, the API, badges, feeds and search index were not updated for the rest of the session."""
+
+    def fail():
+        raise ValueError("a simulated fault \x1b[31m")
+
+    ran = []
+    afterwards.defer(True)
+    afterwards.later("outputs (en)", fail)
+    afterwards.wait()
+    afterwards.later("outputs (en)", ran.append, "the next save's")
+    afterwards.wait()
+    assert ran == ["the next save's"]
+    said = capsys.readouterr().out
+    assert "outputs (en) not updated: ValueError: a simulated fault \\x1b[31m\n" in said
+
+
 def wait_until(condition, timeout: float = 30) -> None:
     deadline = threading.Event()
     timer = threading.Timer(timeout, deadline.set)

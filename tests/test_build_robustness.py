@@ -1,11 +1,13 @@
 """Builds are deterministic and atomic: the same sources give byte-identical sites whatever the
 hash seed, locale, day and file creation order; a build killed halfway leaves the previous site
-complete, and the next build cleans up after it; `serve` keeps serving the last good site while
-the data is invalid and recovers on the next good save."""
+complete, and the next build cleans up after it; a failed build removes its staging folder; one
+build reads the data once, so a file saved during it is in none of its outputs; `serve` keeps
+serving the last good site while the data is invalid and recovers on the next good save."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -13,12 +15,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import sphobjinv
+
 from helpers import (
     FIXTURE_RELEASES,
+    LANGUAGE_PREFIXES,
     command_env,
     copy_project,
     fetch,
+    page_html,
+    release_file,
+    releasekb_command,
     run_releasekb,
+    search_pages,
     serve,
     temporary_leftovers,
     wait_for,
@@ -160,3 +170,152 @@ def test_a_build_leaves_nothing_in_the_temporary_folder(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (project / "site" / "zh" / "pagefind" / "pagefind-entry.json").is_file()
     assert temporary_leftovers(temporary) == []
+
+
+# A save to releases/1.1.yaml that every kind of output shows: the release's title (its pages,
+# search, feeds, the API), an entry's title (the changelog), a feature's title (objects.inv) and
+# its first API name (its badges). "gadget" is in every output of the edited data, in no other.
+SAVE = [
+    ("title: {en: Widgets are stable, zh: 小部件转为稳定}", "title: {en: Gadgets are stable, zh: Gadgets 转为稳定}"),
+    (
+        "title: {en: Widgets become stable, zh: 小部件转为稳定}",
+        "title: {en: Gadgets become stable, zh: Gadgets 变为稳定}",
+    ),
+    (
+        "title: {en: No crash on empty files, zh: 读取空文件不再崩溃}",
+        "title: {en: Gadgets read empty files, zh: Gadgets 读取空文件}\n    apis: [acme.gadget]",
+    ),
+]
+
+
+API_FILES = ("features.json", "releases.json", "changelog.json", "releases/1.1.json")
+
+
+def outputs_with_the_save(site: Path) -> dict[str, bool]:
+    """{output: whether it shows the saved data}, for every kind of output of each language."""
+    inventory = "objects.inv"
+    texts = {"api/" + name: (site / "api" / name).read_text(encoding="utf-8") for name in API_FILES}
+    for prefix in LANGUAGE_PREFIXES:
+        texts[prefix + "releases/1.1/"] = page_html(site, prefix + "releases/1.1")
+        texts[prefix + "pagefind/"] = json.dumps(search_pages(site, prefix), ensure_ascii=False)
+        texts[prefix + "feed.xml"] = (site / prefix / "feed.xml").read_text(encoding="utf-8")
+        texts[prefix + inventory] = sphobjinv.Inventory(fname_zlib=str(site / prefix / inventory)).data_file().decode()
+        texts[prefix + "badges/"] = (site / prefix / "badges" / "crash-on-empty-file.svg").read_text(encoding="utf-8")
+    return {output: "gadget" in text.lower() for output, text in texts.items()}
+
+
+# Run in each language's worker just after it has the data (its first step): the file is saved
+# then, before any page or output is written. Written whole (renamed into place), as editors do,
+# so that the other worker reads the file before or after the save, never half of it.
+SAVE_ONCE_THE_DATA_IS_READ = f"""
+import os
+from pathlib import Path
+from releasekb import generate
+
+generate_language = generate._generate_language
+
+def save_then_generate(*args):
+    release = Path("releases/1.1.yaml")
+    text = release.read_text(encoding="utf-8")
+    for old, new in {SAVE!r}:
+        text = text.replace(old, new)
+    written = Path(f"releases/.1.1.yaml.{os.getpid()}")
+    written.write_text(text, encoding="utf-8")
+    os.replace(written, release)
+    return generate_language(*args)
+
+generate._generate_language = save_then_generate
+"""
+
+
+def test_a_file_saved_during_a_build_is_in_none_of_its_outputs_and_in_all_of_the_next_builds(tmp_path):
+    """The build reads the data once, for every language and every output: a save during the
+    build gave a site whose pages, search and feeds were of the old data and whose API was of
+    the new (or one language of each)."""
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    result = run_releasekb(project, "build", env=ENV, change=SAVE_ONCE_THE_DATA_IS_READ)
+    assert result.returncode == 0, result.stderr
+    assert "Gadgets are stable" in (project / "releases" / "1.1.yaml").read_text(encoding="utf-8")  # saved
+    shown = outputs_with_the_save(project / "site")
+    assert [output for output, saved in shown.items() if saved] == []
+
+    assert run_releasekb(project, "build", env=ENV).returncode == 0
+    shown = outputs_with_the_save(project / "site")
+    assert [output for output, saved in shown.items() if not saved] == []
+
+
+# The English worker fails as it starts (an error no check foresaw, as feedgen's once was); the
+# Chinese one builds on after that, writing into the staging folder.
+FAULT_IN_ONE_LANGUAGE = """
+import time
+from pathlib import Path
+from releasekb import generate
+
+generate_language = generate._generate_language
+failed = Path("english-failed")
+
+def fail_in_english(knowledge_base, docs_dir, site_url, lang, written):
+    if lang == "en":
+        failed.touch()
+        raise ValueError("a simulated fault in the English build")
+    for _ in range(6000):  # a guard: the English build fails at once
+        if failed.exists():
+            break
+        time.sleep(0.01)
+    return generate_language(knowledge_base, docs_dir, site_url, lang, written)
+
+generate._generate_language = fail_in_english
+"""
+
+
+def test_a_failed_build_removes_its_staging_folder_and_leaves_the_site(tmp_path):
+    """The staging folder was removed as soon as one language failed, while the other still
+    wrote into it: it was left until the next build."""
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    assert run_releasekb(project, "build", env=ENV).returncode == 0
+    before = tree(project / "site")
+    result = run_releasekb(project, "build", env=ENV, change=FAULT_IN_ONE_LANGUAGE)
+    assert result.returncode != 0
+    assert "a simulated fault in the English build" in result.stderr
+    assert (project / "english-failed").exists()  # the fault happened, after the staging folder was made
+    assert staging_folders(project) == []
+    assert tree(project / "site") == before
+
+
+def make_unreadable(path: Path, fault: str) -> str:
+    """Turn the release path `path` into something that cannot be read as a file; returns what
+    the problem says."""
+    if fault == "folder":
+        path.mkdir()
+        return "is a folder, not a file (rename or remove it)"
+    if fault == "pipe":
+        os.mkfifo(path)  # opened for reading, it waited for a writer forever
+        return "is not a regular file (a pipe?) (rename or remove it)"
+    if fault == "loop":
+        path.symlink_to(path.name)
+        return "cannot be read: Too many levels of symbolic links"
+    path.write_text(release_file("1.8"), encoding="utf-8")
+    path.chmod(0)
+    return "cannot be read: permission denied (give yourself read access, e.g. `chmod u+r`)"
+
+
+@pytest.mark.parametrize("fault", ["folder", "pipe", "loop", "unreadable"])
+def test_a_data_path_that_cannot_be_read_is_a_problem_at_its_file(tmp_path, fault):
+    """...for `validate` and `build` alike: it was a traceback (or, for a pipe, a wait forever)."""
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    message = make_unreadable(project / "releases" / "1.8.yaml", fault)
+    for command in ("validate", "build"):
+        result = subprocess.run(
+            releasekb_command(command, permissions=True),
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=ENV,
+            timeout=120,
+        )
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.splitlines()[:2] == [
+            f"releases/1.8.yaml:1:1: (document): {message}",
+            "1 problem found; nothing was built.",
+        ]
+    assert not (project / "site").exists() and staging_folders(project) == []

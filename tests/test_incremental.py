@@ -19,7 +19,7 @@ from releasekb.generate import generate_once
 from releasekb.pages import pages
 from releasekb.pipeline import load_catalog
 from releasekb.render import render_language, render_pages
-from releasekb.validate import load_data
+from releasekb.validate import load_data, read_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,10 +127,10 @@ def test_an_edit_renders_the_pages_a_whole_render_gives(data_dir, tmp_path):
             if edit(data, project, rng) is False:
                 continue
             lang = ("en", "zh")[checked % 2]
-            generate_once(data_dir, docs, "", lang)  # the pages before the edit
+            generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
             _write(path, data)
             try:
-                generated = generate_once(data_dir, docs, "", lang)
+                generated = generate_once(read_files(data_dir), docs, "", lang)
                 whole = render_language(load_catalog(data_dir), lang)
             finally:
                 path.write_text(originals[path], encoding="utf-8")

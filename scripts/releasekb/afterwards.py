@@ -3,7 +3,8 @@ machine-readable outputs (JSON API, badges, inventory, feed). A curator waits fo
 edited, not for those: at 80 releases they took longer than the page itself.
 
 One thread per process runs the jobs, one at a time, each kind's newest only: a save made while
-the index of the one before is being written waits for it, then indexes once. Each job writes
+the index of the one before is being written waits for it, then indexes once. A job that fails
+is said in the log and the thread goes on, so the next save runs that job again. Each job writes
 its files whole (a new file renamed over the old one), so the server never serves half a file.
 A whole build under `serve` (its first, and after a configuration change) is built in a staging
 folder and then moved into place: its jobs are held until then (`release`), and write into the
@@ -20,6 +21,8 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+
+from releasekb.safe_text import visible
 
 _lock = threading.Lock()
 _wanted: dict[str, tuple[Callable, tuple]] = {}  # {kind: (job, its arguments)}, oldest request first
@@ -116,8 +119,16 @@ def _run() -> None:
             job, args = _wanted.pop(kind)
         try:
             job(*args)
-        except (OSError, RuntimeError) as error:
-            print(f"{kind} not updated: {error}", flush=True)
+        except Exception as error:  # any job's: said, and the thread goes on; the next save runs it again
+            print(f"{kind} not updated: {_reason(error)}", flush=True)
+
+
+def _reason(error: Exception) -> str:
+    """A job's failure in one line: the expected ones (a full disk, Pagefind's error) as they
+    say it; anything else, a fault to report, with its kind."""
+    if isinstance(error, (OSError, RuntimeError)):
+        return visible(error)
+    return visible(f"{type(error).__name__}: {error}")
 
 
 def _lower_priority() -> None:

@@ -5,6 +5,9 @@ the default language, mkdocs.<lang>.yml for the others) and its own search index
 runs the language builds in parallel worker processes (one per language, each generating its
 own pages first, see generate.py) and assembles them into one site: the default language at
 the root, the others under <lang>/. The site is swapped in only when every language built.
+
+The data files are read once per build, by the builder, and every language's worker builds from
+those bytes: a file saved during a build is in none of its outputs, rather than in some.
 """
 
 from __future__ import annotations
@@ -18,16 +21,17 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property
 from multiprocessing import get_context
 from pathlib import Path
 
 from releasekb import afterwards, leftovers, progress
-from releasekb.generate import build_language, docs_root, generate_once
+from releasekb.generate import build_language, building_from, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.problems import DataError
+from releasekb.validate import DataFiles, read_files
 
 
 def language_configs(config_file: str | Path) -> dict[str, Path]:
@@ -80,16 +84,36 @@ class LanguageResult:
     site_url: str = ""  # the configuration's site address, once it is read
 
 
-def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bool, serving: bool) -> LanguageResult:
-    """Run in a worker process: generate one language's pages and build it with MkDocs.
+def _configuration_errors() -> tuple[type[BaseException], ...]:
+    """What a language's configuration cannot be built for: MkDocs' own errors, a missing plugin."""
+    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+
+    return Abort, ConfigurationError, PluginError, SystemExit
+
+
+def _data_folder(config_file: str, strict: bool) -> Path | LanguageResult:
+    """Run in a worker process: the data folder one language's configuration names, for the
+    builder to read once for every language; the failure when the configuration cannot be read."""
+    from mkdocs.config import load_config
+
+    from releasekb.plugin import data_dir_of
+
+    try:
+        return data_dir_of(load_config(config_file, strict=strict))
+    except _configuration_errors() as error:
+        return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
+
+
+def _build_one_language(
+    config_file: str, site_dir: str, strict: bool, dirty: bool, serving: bool, data: DataFiles
+) -> LanguageResult:
+    """Run in a worker process: generate one language's pages from `data` (the data files as the
+    builder read them) and build it with MkDocs.
     A dirty build (under `serve`) renders only the pages whose generated file changed, in place.
     Under `serve`, the search index and the other outputs are written after the build
     (afterwards.py): a whole build's, once its folder is in place (SiteBuilder.build_into)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort, ConfigurationError, PluginError
-
-    from releasekb.plugin import data_dir_of
 
     afterwards.defer(serving, hold=serving and not dirty)
     afterwards.building(True)  # the work left from the build before waits for this one
@@ -98,16 +122,17 @@ def _build_one_language(config_file: str, site_dir: str, strict: bool, dirty: bo
         # Generated here rather than in the hook, so that data problems are reported once
         # by the parent rather than by every language; the hook then finds them written.
         lang = build_language(config)
-        generated = generate_once(data_dir_of(config), docs_root(config), config.site_url or "", lang)
-        if dirty and (generated.dropped_pages or lang not in _built_languages):
-            why = "pages were removed" if generated.dropped_pages else "no earlier build"
-            return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
-        build(config, dirty=dirty)
+        with building_from(data):
+            generated = generate_once(data, docs_root(config), config.site_url or "", lang)
+            if dirty and (generated.dropped_pages or lang not in _built_languages):
+                why = "pages were removed" if generated.dropped_pages else "no earlier build"
+                return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
+            build(config, dirty=dirty)
         _built_languages.add(lang)
         site_url = config.site_url or ""
     except DataError as error:
         return LanguageResult(Outcome.INVALID_DATA, error.report())
-    except (Abort, ConfigurationError, PluginError, SystemExit) as error:
+    except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
     finally:
         afterwards.building(False)
@@ -200,31 +225,57 @@ class SiteBuilder:
         return outcome is Outcome.BUILT
 
     def _run(self, site_dirs: dict[str, Path], dirty: bool) -> Outcome:
-        """Build every language; print what failed (data problems once, not once per language).
-        Returns BUILT, NEEDS_FULL_BUILD when a language cannot build dirty, or the failure."""
+        """Build every language from the data files read once for all of them. Returns BUILT,
+        NEEDS_FULL_BUILD when a language cannot build dirty, or the failure (printed)."""
         progress.reset(self.counters)
+        folders = self._data_folders()
+        broken = [folder for folder in folders.values() if isinstance(folder, LanguageResult)]
+        if broken:
+            return _reported(broken)
+        data = _read_once(folders)
         futures = [
             self._workers[lang].submit(
-                _build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty, self.serving
+                _build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty, self.serving, data[lang]
             )
             for lang, config in self.configs.items()
         ]
         with progress.Reporter(self.counters):
-            results = [future.result() for future in futures]
-        failures = [result for result in results if result.outcome is not Outcome.BUILT]
+            wait(futures)  # every language, even after one failed: its staging folder goes only then
+        results = [future.result() for future in futures]  # raises a worker's unexpected error
         self.site_url_set = any(result.site_url for result in results)
-        if any(result.outcome is Outcome.NEEDS_FULL_BUILD for result in failures):
-            return Outcome.NEEDS_FULL_BUILD
-        data_problems = {result.report for result in failures if result.outcome is Outcome.INVALID_DATA}
-        for report in data_problems or [f"build failed: {result.report}" for result in failures]:
-            print(report, file=sys.stderr, flush=True)
-        if not failures:
-            return Outcome.BUILT
-        return Outcome.INVALID_DATA if data_problems else Outcome.BUILD_FAILED
+        return _reported(results)
+
+    def _data_folders(self) -> dict[str, Path | LanguageResult]:
+        """{lang: the data folder its configuration names, or why the configuration cannot be read}."""
+        futures = {
+            lang: self._workers[lang].submit(_data_folder, str(config), self.strict)
+            for lang, config in self.configs.items()
+        }
+        return {lang: future.result() for lang, future in futures.items()}
 
     def close(self) -> None:
         for worker in self._workers.values():
             worker.shutdown(cancel_futures=True)
+
+
+def _read_once(folders: dict[str, Path]) -> dict[str, DataFiles]:
+    """{lang: the data files its build uses}: each data folder read once, for every language."""
+    read = {folder: read_files(folder) for folder in set(folders.values())}
+    return {lang: read[folder] for lang, folder in folders.items()}
+
+
+def _reported(results: list[LanguageResult]) -> Outcome:
+    """The outcome of the languages' builds together; what failed is printed (data problems
+    once, not once per language)."""
+    failures = [result for result in results if result.outcome is not Outcome.BUILT]
+    if any(result.outcome is Outcome.NEEDS_FULL_BUILD for result in failures):
+        return Outcome.NEEDS_FULL_BUILD
+    data_problems = {result.report for result in failures if result.outcome is Outcome.INVALID_DATA}
+    for report in data_problems or [f"build failed: {result.report}" for result in failures]:
+        print(report, file=sys.stderr, flush=True)
+    if not failures:
+        return Outcome.BUILT
+    return Outcome.INVALID_DATA if data_problems else Outcome.BUILD_FAILED
 
 
 def _without_gzip_time(site: Path) -> None:

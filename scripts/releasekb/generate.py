@@ -6,18 +6,18 @@ are ours: .gitignore lists the same paths, a test checks they agree, and files t
 longer correspond to data are removed. Files are rewritten only when their text changes,
 so MkDocs' dirty checks and file watchers see only real changes.
 
-Each language's build (build.py) generates its own pages in its own process, and the MkDocs
-hook finds them written; the functions reading a build's MkDocs configuration are here too.
+Each language's build (build.py) generates its own pages in its own process, from the data files
+its builder read once for every language (`building_from`), and the MkDocs hook finds them
+written; the functions reading a build's MkDocs configuration are here too.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb import translations
 from releasekb.catalog import Catalog
 from releasekb.dataset import ValidatedData
 from releasekb.i18n import LANGUAGES
@@ -26,7 +26,7 @@ from releasekb.pages import pages
 from releasekb.pipeline import KnowledgeBase, load_knowledge_base
 from releasekb.render import render_language, render_pages
 from releasekb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
-from releasekb.validate import release_paths
+from releasekb.validate import DataFiles, read_files
 
 
 def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
@@ -46,15 +46,6 @@ def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] 
     _make_folders(docs_dir / path for path in pages)
     changed += [path for path, text in pages.items() if _write_if_changed(docs_dir / path, text)]
     return changed
-
-
-def data_fingerprint(data_dir: Path) -> str:
-    """Changes whenever any data file changes: lets every build after the first skip generation."""
-    digest = hashlib.sha256()
-    for path in [data_dir / "project.yaml", data_dir / translations.LOCK_FILE, *release_paths(data_dir)]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes() if path.is_file() else b"")
-    return digest.hexdigest()
 
 
 def generate(
@@ -130,7 +121,7 @@ class Generated:
     """What a language build needs to know about the pages generated for it."""
 
     target: Target
-    fingerprint: str  # of the data it was generated from (data_fingerprint)
+    fingerprint: str  # of the data files it was generated from
     pages: frozenset[str]  # paths inside a language tree; every language has the same ones
     dropped_pages: bool = False  # pages generated before in this process are gone now
     catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
@@ -142,14 +133,14 @@ _generated: Generated | None = None
 _written: _Written | None = None  # and what they were made from, for the next edit's
 
 
-def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> Generated:
+def generate_once(data: DataFiles, docs_root: Path, site_url: str, lang: str) -> Generated:
     """Validate and write one language's pages unless this data version is already written
     by this process. Raises DataError on invalid data."""
     global _generated, _written
-    target = Target(str(data_dir), str(docs_root), site_url, lang)
-    fingerprint = data_fingerprint(data_dir)
+    target = Target(str(data.folder), str(docs_root), site_url, lang)
+    fingerprint = data.fingerprint
     if _generated is None or (_generated.target, _generated.fingerprint) != (target, fingerprint):
-        knowledge_base = load_knowledge_base(data_dir)
+        knowledge_base = load_knowledge_base(data)
         same_target = _generated is not None and _generated.target == target
         tree, _written = _generate_language(
             knowledge_base, docs_root, site_url, lang, _written if same_target else None
@@ -157,6 +148,30 @@ def generate_once(data_dir: Path, docs_root: Path, site_url: str, lang: str) -> 
         dropped = same_target and not _generated.pages <= tree
         _generated = Generated(target, fingerprint, tree, dropped, knowledge_base.catalog)
     return _generated
+
+
+# The data files of the build this process runs, as its builder read them (build.py).
+_build_data: DataFiles | None = None
+
+
+@contextlib.contextmanager
+def building_from(data: DataFiles) -> Iterator[None]:
+    """Every stage of the build run inside uses `data` (data_of_build): the builder read the files
+    once for every language, and a file saved meanwhile must change none of the outputs."""
+    global _build_data
+    _build_data = data
+    try:
+        yield
+    finally:
+        _build_data = None
+
+
+def data_of_build(data_dir: Path) -> DataFiles:
+    """The data files of this process's build: as its builder read them, else (a plain `mkdocs
+    build`, whose hook is the first to read them) read now."""
+    if _build_data is not None and _build_data.folder == data_dir:
+        return _build_data
+    return read_files(data_dir)
 
 
 def build_language(config) -> str:

@@ -267,10 +267,12 @@ def _position_at(text: str, index: int) -> Position:
     return Position(text.count("\n", 0, index) + 1, index - line_start + 1)
 
 
-def _read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
-    """The file's text, or the problem that keeps it from being read as YAML."""
-    with path.open("rb") as file:
-        raw = file.read(MAX_FILE_BYTES + 1)
+def _read_text(path: Path, display: str, raw: bytes | None) -> tuple[str | None, list[Problem]]:
+    """The file's text, or the problem that keeps it from being read as YAML. raw: its bytes
+    (at most MAX_FILE_BYTES + 1 of them) when the caller has read them already."""
+    if raw is None:
+        with path.open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
         size = path.stat().st_size
         message = (
@@ -315,13 +317,17 @@ def _parse(text: str) -> yaml.Node | None:
 
 
 def load_document(
-    path: Path, display_path: str | None = None, multiline: Callable[[Location], bool] = lambda location: False
+    path: Path,
+    display_path: str | None = None,
+    multiline: Callable[[Location], bool] = lambda location: False,
+    raw: bytes | None = None,
 ) -> tuple[Document, list[Problem]]:
-    """Load one YAML file. Problems (size, encoding, syntax, anchors, nesting, duplicate keys,
-    control characters in a text) are returned, not raised. `multiline` says which values are
-    multi-line texts, where line breaks and tabs are allowed (by default none)."""
+    """Load one YAML file, or its bytes `raw` as read before (validate.read_files). Problems
+    (size, encoding, syntax, anchors, nesting, duplicate keys, control characters in a text) are
+    returned, not raised. `multiline` says which values are multi-line texts, where line breaks
+    and tabs are allowed (by default none)."""
     document = Document(path=path, display_path=display_path or str(path))
-    text, problems = _read_text(path, document.display_path)
+    text, problems = _read_text(path, document.display_path, raw)
     if text is None:
         return document, problems
     lines = text.splitlines()

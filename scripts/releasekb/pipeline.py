@@ -11,7 +11,7 @@ from releasekb.catalog import Catalog, build_catalog
 from releasekb.dataset import ValidatedData
 from releasekb.pages import redirects_lead_to_pages
 from releasekb.problems import DataError
-from releasekb.validate import load_data
+from releasekb.validate import DataFiles, load_data
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,9 @@ class KnowledgeBase:
     catalog: Catalog
 
 
-def load_knowledge_base(data_dir: Path) -> KnowledgeBase:
-    data = load_data(data_dir)
+def load_knowledge_base(source: Path | DataFiles) -> KnowledgeBase:
+    """source: a data folder, or its files as read before (validate.read_files)."""
+    data = load_data(source)
     catalog = build_catalog(data)
     problems = list(redirects_lead_to_pages(data, catalog))
     if problems:

@@ -46,12 +46,13 @@ from mkdocs.utils import get_markdown_title, get_relative_url
 from mkdocs.utils import meta as markdown_meta
 
 from releasekb import afterwards, progress, publish, search
-from releasekb.generate import build_language, data_fingerprint, docs_root, generate_once
+from releasekb.generate import build_language, data_of_build, docs_root, generate_once
 from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
 from releasekb.pipeline import load_knowledge_base
 from releasekb.problems import DataError
 from releasekb.render import Outline, index_titles, not_found_page, outline, render_pages
 from releasekb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
+from releasekb.validate import read_files
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
 # assets every page of a whole site loads: MkDocs copies the files of a theme folder into the site.
@@ -175,9 +176,10 @@ class ReleaseKBPlugin(BasePlugin):
         progress.start(lang)
 
     def _generate(self, config: MkDocsConfig):
-        """The whole site's pages of this language, written into docs/<lang>/ (once per data version)."""
+        """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
+        Every later stage of the build uses the catalog made here, never the files again."""
         try:
-            generated = generate_once(self.data_dir, docs_root(config), self.root_url, self.lang)
+            generated = generate_once(data_of_build(self.data_dir), docs_root(config), self.root_url, self.lang)
         except DataError as error:
             raise _invalid_data(error) from None
         self.catalog = generated.catalog
@@ -186,11 +188,11 @@ class ReleaseKBPlugin(BasePlugin):
 
     def _load_section(self, config: MkDocsConfig) -> None:
         """A section's pages, rendered in memory once per data version."""
-        fingerprint = data_fingerprint(self.data_dir)
-        if fingerprint == self._section_fingerprint:
+        data = read_files(self.data_dir)
+        if data.fingerprint == self._section_fingerprint:
             return
         try:
-            knowledge_base = load_knowledge_base(self.data_dir)
+            knowledge_base = load_knowledge_base(data)
         except DataError as error:
             raise _invalid_data(error) from None
         self.catalog = knowledge_base.catalog
@@ -199,7 +201,7 @@ class ReleaseKBPlugin(BasePlugin):
         rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=DEFAULT_LANGUAGE)
         self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
         self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
-        self._section_fingerprint = fingerprint
+        self._section_fingerprint = data.fingerprint
 
     def _section_url(self) -> str:
         """The section's address: absolute with the site's, else a path from the site's root."""
@@ -213,7 +215,6 @@ class ReleaseKBPlugin(BasePlugin):
         material = _material_search(config)
         if self.section or material is None:
             return  # a section leaves the site's search as it is; no search box: nothing to index
-        self._generate(config)
         material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
         material.search_index = search.feed_for(self.lang).prepare(self.catalog, material_config)
 

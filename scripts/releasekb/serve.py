@@ -1,20 +1,28 @@
 """`releasekb serve`: build both languages, serve them as one site with MkDocs' live-reload
 server, and rebuild when the data, the hand-written docs or the configuration change (only the
-pages whose generated file changed, when only the data changed)."""
+pages whose generated file changed, when only the data changed).
+
+MkDocs' server holds every request, even for a stylesheet, until a rebuild returns: a rebuild
+here never raises, so a fault (a data file turned into a folder) leaves the last good site served.
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sys
 import time
+import traceback
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from releasekb import leftovers
 from releasekb.build import SiteBuilder, exit_on_sigterm
-from releasekb.generate import data_fingerprint, generated_roots
+from releasekb.generate import generated_roots
 from releasekb.i18n import LANGUAGES
+from releasekb.safe_text import visible_block
+from releasekb.validate import read_files
 
 
 def serve_site(config_file: str, dev_addr: str) -> None:
@@ -38,8 +46,15 @@ def serve_site(config_file: str, dev_addr: str) -> None:
             sources.built = state
             print(f"site rebuilt in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
+    def rebuild_or_say_why() -> None:
+        try:
+            rebuild()
+        except Exception:  # any fault: said, and the last good site stays served (see above)
+            print(visible_block(traceback.format_exc()), file=sys.stderr)
+            print("site not rebuilt: the last good site is still served", file=sys.stderr, flush=True)
+
     server = LiveReloadServer(
-        builder=rebuild,
+        builder=rebuild_or_say_why,
         host=host,
         port=int(port),
         root=str(served),
@@ -49,8 +64,11 @@ def serve_site(config_file: str, dev_addr: str) -> None:
         polling_interval=0.1,
     )
     server.error_handler = lambda code: (served / "404.html").read_bytes() if (served / "404.html").is_file() else None
+    # A burst of connections (a browser opening a page's assets, a link checker) waits in the
+    # queue while the server's one thread accepts them: socketserver's queue of 5 refused the rest.
+    server.request_queue_size = socket.SOMAXCONN
     try:
-        rebuild()
+        rebuild_or_say_why()
         for path, recursive in sources.watched():
             server.watch(str(path), recursive=recursive)
         try:
@@ -99,4 +117,4 @@ class _ServeSources:
                     stats.append((str(here / name), stat.st_mtime_ns, stat.st_size))
         for config in self.builder.configs.values():
             stats.append((str(config), config.stat().st_mtime_ns, config.stat().st_size))
-        return data_fingerprint(self.builder.data_dir), tuple(stats)
+        return read_files(self.builder.data_dir).fingerprint, tuple(stats)

@@ -134,13 +134,13 @@ def unrecorded_count(data: ValidatedData) -> int:
     )
 
 
-def read_records(data_dir: Path, display_path: str) -> tuple[Records, list[Problem]]:
-    """The lock file's records ({} when there is none yet) and any problem reading it."""
-    path = Path(data_dir) / LOCK_FILE
-    if not path.is_file():
+def read_records(content: bytes | None, display_path: str) -> tuple[Records, list[Problem]]:
+    """The records of the lock file's bytes ({} when there is none yet: content is None) and any
+    problem reading them."""
+    if content is None:
         return {}, []
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(content.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         line, column = (error.lineno, error.colno) if isinstance(error, json.JSONDecodeError) else (1, 1)
         message = f"not valid JSON ({error.msg if isinstance(error, json.JSONDecodeError) else error.reason}); "

@@ -8,7 +8,12 @@ Nothing here raises on the first problem: a run reports all of them, sorted.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import stat
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -19,7 +24,7 @@ from pydantic.fields import FieldInfo
 from releasekb import rules, translations
 from releasekb.dataset import LoadedRelease, ValidatedData
 from releasekb.i18n import LANGUAGES
-from releasekb.loader import Document, Location, format_location, load_document
+from releasekb.loader import MAX_FILE_BYTES, Document, Location, format_location, load_document
 from releasekb.model import (
     DATE_PATTERN,
     MULTILINE,
@@ -57,7 +62,10 @@ _TYPE_NAMES = {
 
 def display_path(path: Path) -> str:
     """Paths as the curator typed them: relative to the working directory when inside it."""
-    absolute = Path(path).resolve()
+    try:
+        absolute = Path(path).resolve()
+    except (OSError, RuntimeError):  # a symbolic link in a loop (a problem of its own)
+        absolute = Path(path).absolute()
     try:
         return str(absolute.relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -73,8 +81,10 @@ def missing_project(data_dir: Path) -> DataError | None:
     vocabularies decide what release files may say): one message for all of them, pointing a
     curator in a fresh folder at `init`. None when the file is there."""
     path = Path(data_dir) / PROJECT_FILE
-    if path.is_file():
-        return None
+    return None if path.is_file() else _no_project(path)
+
+
+def _no_project(path: Path) -> DataError:
     message = (
         "file not found: every data folder needs a project.yaml with the vocabularies; "
         "start a knowledge base with `releasekb init --product NAME`, or pass --data"
@@ -93,32 +103,100 @@ def load_project(data_dir: Path) -> ProjectFile:
     return project
 
 
-def load_data(data_dir: Path) -> ValidatedData:
-    """Load and validate project.yaml and every release file; raise DataError listing all problems."""
+@dataclass(frozen=True)
+class DataFiles:
+    """The bytes of a data folder's files, each file read once: what a command validates. A build
+    reads them once and hands them to every language and every output it writes, so a file saved
+    during the build changes none of them (the next build shows it everywhere)."""
+
+    folder: Path
+    files: dict[str, bytes]  # {name: bytes}: project.yaml, translations.lock, the release files read
+    problems: tuple[Problem, ...] = ()  # the files there that could not be read (a folder, no permission)
+
+    @property
+    def release_names(self) -> list[str]:
+        return sorted(name for name in self.files if RELEASE_FILE_PATTERN.match(name))
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Changes whenever a file's bytes change, or a file can be read again or no longer."""
+        digest = hashlib.sha256()
+        for name, content in sorted(self.files.items()):
+            digest.update(f"{name}\0{len(content)}\0".encode())
+            digest.update(content)
+        digest.update("\n".join(map(str, self.problems)).encode())
+        return digest.hexdigest()
+
+
+def read_files(data_dir: Path) -> DataFiles:
+    """Read project.yaml, translations.lock and every release file of a data folder, once each.
+    One that cannot be read is a problem at its line 1, as any other problem of the data."""
     data_dir = Path(data_dir)
-    problems: list[Problem] = []
+    files, problems = {}, []
+    for path in [data_dir / PROJECT_FILE, data_dir / translations.LOCK_FILE, *release_paths(data_dir)]:
+        try:
+            files[path.name] = _read_file(path)
+        except FileNotFoundError:
+            continue  # load_data says what the absence means (no project.yaml; no review yet)
+        except OSError as error:
+            problems.append(Problem(display_path(path), 1, 1, "(document)", _unreadable(error)))
+    return DataFiles(data_dir, files, tuple(problems))
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a regular file, at most MAX_FILE_BYTES + 1 of them (the loader reports a longer
+    one). Opened without blocking: a named pipe is refused, not waited on forever."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise _NotAFile("is a folder, not a file" if stat.S_ISDIR(mode) else "is not a regular file (a pipe?)")
+    with os.fdopen(descriptor, "rb") as file:
+        return file.read(MAX_FILE_BYTES + 1)
+
+
+class _NotAFile(OSError):
+    pass
+
+
+def _unreadable(error: OSError) -> str:
+    if isinstance(error, _NotAFile):
+        return f"{error} (rename or remove it)"
+    if isinstance(error, PermissionError):
+        return "cannot be read: permission denied (give yourself read access, e.g. `chmod u+r`)"
+    return f"cannot be read: {error.strerror or error}"
+
+
+def load_data(source: Path | DataFiles) -> ValidatedData:
+    """Load and validate project.yaml and every release file of a data folder (read now, or read
+    before: a DataFiles); raise DataError listing all problems."""
+    read = source if isinstance(source, DataFiles) else read_files(Path(source))
+    data_dir = read.folder
+    problems: list[Problem] = list(read.problems)
     project_path = data_dir / PROJECT_FILE
-    if (missing := missing_project(data_dir)) is not None:
-        raise missing
-    project_document, project = _load_record(project_path, ProjectFile, problems)
+    if PROJECT_FILE not in read.files:
+        unreadable = [problem for problem in problems if problem.file == display_path(project_path)]
+        raise DataError(unreadable) if unreadable else _no_project(project_path)
+    project_document, project = _load_record(project_path, ProjectFile, problems, read.files[PROJECT_FILE])
 
     releases: list[LoadedRelease] = []
-    paths = release_paths(data_dir)
-    if not paths:
+    names = read.release_names
+    if not names and not problems:
         problems.append(
             Problem(display_path(data_dir), 1, 1, "(folder)", "no release files found (expected files like 1.7.yaml)")
         )
-    for path in paths:
-        release = _load_release_once(path, problems, project)
+    for name in names:
+        release = _load_release_once(data_dir / name, read.files[name], problems, project)
         if release is not None:
             releases.append(release)
     if project is None:
         raise DataError(problems)
 
-    records, lock_problems = translations.read_records(data_dir, display_path(data_dir / translations.LOCK_FILE))
+    lock_display = display_path(data_dir / translations.LOCK_FILE)
+    records, lock_problems = translations.read_records(read.files.get(translations.LOCK_FILE), lock_display)
     problems.extend(lock_problems)
     releases.sort(key=lambda r: version_key(r.record.version))
-    complete = not problems and len(releases) == len(paths)
+    complete = not problems and len(releases) == len(names)
     data = ValidatedData(project, project_document, tuple(releases), complete, records)
     problems.extend(rules.check_all(data))
     if problems:
@@ -142,9 +220,9 @@ def vocabulary_context(project: ProjectFile | None, data: Any) -> dict | None:
 
 
 # Under `serve` one process loads the data folder again after every save, and parsing the YAML
-# was most of that (1.7 s of 1.9 s at 80 releases): a release file unchanged on disk, read with
+# was most of that (1.7 s of 1.9 s at 80 releases): a release file of the same bytes, read with
 # the same project vocabularies, is not parsed and validated again. {resolved path: (the file's
-# state and display path, the project, the problems found, the release)}.
+# bytes and display path, the project, the problems found, the release)}.
 _loaded_releases: dict[str, tuple] = {}
 
 
@@ -153,37 +231,31 @@ def forget_loaded_files() -> None:
     _loaded_releases.clear()
 
 
-def _file_state(path: Path) -> tuple[int, int, int] | None:
-    """Changes whenever the file is written or replaced (editors do either)."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns, stat.st_size
-
-
-def _load_release_once(path: Path, problems: list[Problem], project: ProjectFile | None) -> LoadedRelease | None:
-    """_load_release, remembered while the file and the project are unchanged."""
-    key, before = str(path.resolve()), (_file_state(path), display_path(path))
+def _load_release_once(
+    path: Path, content: bytes, problems: list[Problem], project: ProjectFile | None
+) -> LoadedRelease | None:
+    """_load_release, remembered while the file's bytes and the project are unchanged."""
+    key, before = str(path.resolve()), (content, display_path(path))
     remembered = _loaded_releases.get(key)
-    if remembered is not None and before[0] is not None and remembered[0] == before and remembered[1] == project:
+    if remembered is not None and remembered[0] == before and remembered[1] == project:
         problems.extend(remembered[2])
         return remembered[3]
     found: list[Problem] = []
-    release = _load_release(path, found, project)
+    release = _load_release(path, content, found, project)
     problems.extend(found)
-    # kept only when the file did not change while it was read (the next load reads it again)
-    if project is not None and before[0] is not None and _file_state(path) == before[0]:
+    if project is not None:
         _loaded_releases[key] = (before, project, tuple(found), release)
     return release
 
 
-def _load_release(path: Path, problems: list[Problem], project: ProjectFile | None) -> LoadedRelease | None:
+def _load_release(
+    path: Path, content: bytes, problems: list[Problem], project: ProjectFile | None
+) -> LoadedRelease | None:
     """Validate a release file; when only some entries are invalid, keep the valid ones
     (with their original locations) so that the rules report problems in those too."""
     before = len(problems)
     document, record = _load_record(
-        path, ReleaseFile, problems, lambda data: vocabulary_context(project, data), placeholders=True
+        path, ReleaseFile, problems, content, lambda data: vocabulary_context(project, data), placeholders=True
     )
     data = document.data
     context = vocabulary_context(project, data)
@@ -217,9 +289,17 @@ def _is_valid(model: type[BaseModel], item: Any, context: dict | None) -> bool:
 
 
 def _load_record(
-    path: Path, model: type[BaseModel], problems: list[Problem], context_for=lambda data: None, placeholders=False
+    path: Path,
+    model: type[BaseModel],
+    problems: list[Problem],
+    content: bytes | None = None,
+    context_for=lambda data: None,
+    placeholders=False,
 ):
-    document, load_problems = load_document(path, display_path(path), lambda location: is_multiline(model, location))
+    """content: the file's bytes, as read before; None reads the file now."""
+    document, load_problems = load_document(
+        path, display_path(path), lambda location: is_multiline(model, location), raw=content
+    )
     problems.extend(load_problems)
     if document.data is None and load_problems:
         return document, None  # unreadable; a duplicate key alone still lets us check the rest
