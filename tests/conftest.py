@@ -26,7 +26,7 @@ from helpers import (
     chromium_unavailable_reason,
     copy_project,
 )
-from releasekb.catalog import Catalog
+from releasekb.kb.catalog import Catalog
 
 
 @pytest.fixture(scope="session")

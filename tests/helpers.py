@@ -17,18 +17,18 @@ import pytest
 import yaml
 
 # The browser and the static host are the package's, shared with `releasekb bench`.
-from releasekb import bench
-from releasekb.bench import command_env as command_env
-from releasekb.browser import CHROMIUM as CHROMIUM
-from releasekb.browser import CHROMIUM_ARGS as CHROMIUM_ARGS
-from releasekb.browser import chromium_unavailable_reason as chromium_unavailable_reason
-from releasekb.browser import free_port
-from releasekb.browser import static_server as static_server
-from releasekb.catalog import Catalog
+from releasekb.bench import measure as bench
+from releasekb.bench.browser import CHROMIUM as CHROMIUM
+from releasekb.bench.browser import CHROMIUM_ARGS as CHROMIUM_ARGS
+from releasekb.bench.browser import chromium_unavailable_reason as chromium_unavailable_reason
+from releasekb.bench.browser import free_port
+from releasekb.bench.browser import static_server as static_server
+from releasekb.bench.measure import command_env as command_env
 from releasekb.cli import main
-from releasekb.pipeline import load_catalog
-from releasekb.plugin import markdown_headings_as_html
-from releasekb.problems import DataError
+from releasekb.common.problems import DataError
+from releasekb.kb.catalog import Catalog
+from releasekb.kb.pipeline import load_catalog
+from releasekb.site.plugin import markdown_headings_as_html
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

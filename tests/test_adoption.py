@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from helpers import FIXTURE_RELEASES, ROOT, command_env, copy_project, page_html, run_releasekb, static_server
-from releasekb.build import SITE_URL_MISSING
-from releasekb.schema import project_reference
+from releasekb.kb.schema import project_reference
+from releasekb.site.build import SITE_URL_MISSING
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from releasekb import afterwards
+from releasekb.site import afterwards
 
 
 @pytest.fixture(autouse=True)

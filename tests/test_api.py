@@ -14,8 +14,9 @@ import pytest
 import sphobjinv
 
 from helpers import REAL_RELEASES
-from releasekb import api, publish
-from releasekb.urls import API_SCHEMA, API_SCHEMA_VERSION
+from releasekb.kb import api
+from releasekb.kb.urls import API_SCHEMA, API_SCHEMA_VERSION
+from releasekb.site import publish
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REAL_RELEASES, command_env, data_copy, fill_skeleton
-from releasekb import atomic
+from releasekb.common import atomic
 
 # Below the size of each file the commands write here (the smallest, a new release, is about 1 KB).
 DISK_LEFT = 256

@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 from helpers import CHROMIUM, ROOT, catalog_of, chromium_unavailable_reason, static_server
-from releasekb import bench
-from releasekb.bench import (
+from releasekb.bench import measure as bench
+from releasekb.bench.corpus import Corpus
+from releasekb.bench.measure import (
     SEARCH_QUERIES,
     SMOKE_SHAPES,
     STAGES,
@@ -26,7 +27,6 @@ from releasekb.bench import (
     run_measured,
     table,
 )
-from releasekb.corpus import Corpus
 
 
 def run_smoke(keep: Path) -> subprocess.CompletedProcess:

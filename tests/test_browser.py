@@ -35,8 +35,8 @@ from helpers import (
     static_server,
     wait_for,
 )
-from releasekb.i18n import interface_strings
-from releasekb.search import RESULTS_SHOWN
+from releasekb.common.i18n import interface_strings
+from releasekb.site.search import RESULTS_SHOWN
 
 pytestmark = pytest.mark.browser
 

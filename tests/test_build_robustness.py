@@ -210,7 +210,7 @@ def outputs_with_the_save(site: Path) -> dict[str, bool]:
 SAVE_ONCE_THE_DATA_IS_READ = f"""
 import os
 from pathlib import Path
-from releasekb import generate
+from releasekb.site import generate
 
 generate_language = generate._generate_language
 
@@ -249,7 +249,7 @@ def test_a_file_saved_during_a_build_is_in_none_of_its_outputs_and_in_all_of_the
 FAULT_IN_ONE_LANGUAGE = """
 import time
 from pathlib import Path
-from releasekb import generate
+from releasekb.site import generate
 
 generate_language = generate._generate_language
 failed = Path("english-failed")

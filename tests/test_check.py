@@ -21,10 +21,13 @@ import pytest
 import yaml
 
 from helpers import data_copy, line_of
-from releasekb import api, apiindex, check, check_output, publish, safe_text
+from releasekb.check import findings, index_source, output
 from releasekb.cli import main
-from releasekb.contract import contract_addresses
-from releasekb.pipeline import load_catalog
+from releasekb.common import safe_text
+from releasekb.kb import api
+from releasekb.kb.pipeline import load_catalog
+from releasekb.site import publish
+from releasekb.site.contract import contract_addresses
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_KB = ROOT / "releases"
@@ -75,7 +78,7 @@ def kinds(report: dict) -> list[tuple[str, str]]:
 
 
 def test_index_records_what_the_real_data_says_about_each_api(real_catalog):
-    records = {(r["name"], r["use"]): r for r in apiindex.index_document(real_catalog, "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in index_source.index_document(real_catalog, "")["apis"]}
     call, module = records[("torch.fft", "call")], records[("torch.fft", "module")]
     assert call["introduced_in"] is None and call["deprecated_in"] == ["1.7"]
     assert call["replacement"] == "torch.fft.fft" and call["entries"][0]["id"] == "torch-fft-function"
@@ -97,13 +100,13 @@ def test_index_records_what_the_real_data_says_about_each_api(real_catalog):
 def test_levels_are_the_whole_lifecycle_of_the_introducing_feature():
     """distributed-rpc brought torch.distributed.rpc at experimental; 1.5 made the feature stable
     without listing the API again."""
-    records = {(r["name"], r["use"]): r for r in apiindex.index_document(load_catalog(REAL_KB), "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in index_source.index_document(load_catalog(REAL_KB), "")["apis"]}
     assert records[("torch.distributed.rpc", "any")]["levels"] == {"1.4": "experimental", "1.5": "stable"}
 
 
 def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_catalog):
     files = publish.api_files(real_catalog, "https://kb.example.org/")
-    document = json.loads(files[apiindex.INDEX_PATH])
+    document = json.loads(files[index_source.INDEX_PATH])
     schema = api.schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
@@ -115,7 +118,7 @@ def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_cata
     # releases.json keeps its full records: the index's short ones are not accepted there
     short = {**json.loads(files["api/releases.json"]), "releases": document["releases"]}
     assert not jsonschema.Draft202012Validator(schema).is_valid(short)
-    assert json.loads(files[check_output.SCHEMA_PATH]) == check_output.schema()
+    assert json.loads(files[output.SCHEMA_PATH]) == output.schema()
     assert {"/api/apis.json", "/api/schema/check-v1.json"} <= set(contract_addresses(real_catalog))
 
 
@@ -224,7 +227,7 @@ def test_text_report_in_chinese(code, capsys):
         "（'torch' 来自第 1 行的 `import torch`）" in out
     )
     assert out.splitlines()[-1].startswith("已检查 1 个文件（其中 0 个未提及 torch、torchvision、torchaudio）：")
-    english = check.STRINGS["en"]
+    english = findings.STRINGS["en"]
     for key in ("heading_deprecated", "migration", "more", "group_new"):
         assert english[key].split("{")[0].strip() not in out, key
 
@@ -492,7 +495,9 @@ def test_a_bad_index_is_exit_2(code, capsys, tmp_path, real_catalog):
     not_json = tmp_path / "not.json"
     not_json.write_text("{ nope", encoding="utf-8")
     future = tmp_path / "future.json"
-    future.write_text(json.dumps({**apiindex.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8")
+    future.write_text(
+        json.dumps({**index_source.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8"
+    )
     partial = tmp_path / "partial.json"
     partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P", "zh": "P"}, "apis": []}), "utf-8")
     for source, message in (
@@ -517,7 +522,7 @@ def test_a_knowledge_base_without_code_roots_is_exit_2_saying_why(code, capsys, 
         f"add `code: {{roots: {{python: [acme]}}}}` to {kb / 'project.yaml'}\n"
     )
     index = tmp_path / "apis.json"  # a published index of that knowledge base says the same
-    index.write_bytes(publish.api_files(load_catalog(kb), "")[apiindex.INDEX_PATH])
+    index.write_bytes(publish.api_files(load_catalog(kb), "")[index_source.INDEX_PATH])
     status, out, err = run(capsys, ".", "--index", str(index))
     assert status == 2 and out == ""
     assert f"{index} declares no code roots, so no use of its APIs can be found in code: its knowledge base " in err
@@ -530,7 +535,7 @@ def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, ca
     code(**{"spectrum.py": FFT_CALL + "more = torch.fft.fft(signal)\nm = torch.Tensor.masked_copy_\n"})
     files = publish.api_files(load_catalog(REAL_KB), "")
     index = tmp_path / "apis.json"
-    index.write_bytes(files[apiindex.INDEX_PATH])
+    index.write_bytes(files[index_source.INDEX_PATH])
     _, from_data = run_json(capsys, ".", "--from", "1.4")
     _, from_index = run_json(capsys, ".", "--from", "1.4", "--index", str(index))
     assert from_index["knowledge_base"] == str(index) and from_data["knowledge_base"] == str(REAL_KB)
@@ -541,7 +546,7 @@ def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, ca
 def test_the_index_needs_no_data_folder(code, tmp_path):
     folder = code(**{"spectrum.py": FFT_CALL})
     index = tmp_path / "apis.json"
-    index.write_bytes(publish.api_files(load_catalog(REAL_KB), "")[apiindex.INDEX_PATH])
+    index.write_bytes(publish.api_files(load_catalog(REAL_KB), "")[index_source.INDEX_PATH])
     result = subprocess.run(
         [sys.executable, "-m", "releasekb.cli", "check", ".", "--index", str(index)],
         cwd=folder,
@@ -555,7 +560,7 @@ def test_the_index_needs_no_data_folder(code, tmp_path):
 
 
 def test_json_report_follows_the_published_schema(code, capsys):
-    schema = check_output.schema()
+    schema = output.schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     code(**{"app.py": ACME_APP + "from acme.widget import colour\n", "broken.py": "import acme\n(\n"})
@@ -646,19 +651,19 @@ class _Stream(io.StringIO):
 
 def test_colours_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert check_output.use_colour(_Stream(True)) and not check_output.use_colour(_Stream(False))
+    assert output.use_colour(_Stream(True)) and not output.use_colour(_Stream(False))
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not check_output.use_colour(_Stream(True))
+    assert not output.use_colour(_Stream(True))
 
 
 def test_text_on_a_terminal_is_coloured(code, monkeypatch):
     code(**{"spectrum.py": FFT_CALL})
     monkeypatch.delenv("NO_COLOR", raising=False)
-    index = check.open_index(None, REAL_KB)
-    options = check.resolve_options(index, "1.4", "1.7", None, None, "en")
-    report = check.run_check(index, options, ["."])
+    index = findings.open_index(None, REAL_KB)
+    options = findings.resolve_options(index, "1.4", "1.7", None, None, "en")
+    report = findings.run_check(index, options, ["."])
     terminal = _Stream(True)
-    check_output.write(report, "text", None, terminal)
+    output.write(report, "text", None, terminal)
     assert "\033[1;33mDeprecated (1)\033[0m" in terminal.getvalue()
 
 
@@ -666,12 +671,12 @@ def test_text_on_a_terminal_is_coloured(code, monkeypatch):
 
 
 def test_interface_strings_exist_in_both_languages():
-    assert set(check.STRINGS["en"]) == set(check.STRINGS["zh"])
-    assert check.scanner_text("'np' is `import numpy` (line 2)", "en") == "'np' is `import numpy` (line 2)"
-    assert check.scanner_text("'F' is `F = torch.fft` (line 3); `import torch` imports it", "zh") == (
+    assert set(findings.STRINGS["en"]) == set(findings.STRINGS["zh"])
+    assert findings.scanner_text("'np' is `import numpy` (line 2)", "en") == "'np' is `import numpy` (line 2)"
+    assert findings.scanner_text("'F' is `F = torch.fft` (line 3); `import torch` imports it", "zh") == (
         "'F' 来自第 3 行的 `F = torch.fft`；由 `import torch` 导入"
     )
-    assert check.scanner_text("something new", "zh") == "something new"
+    assert findings.scanner_text("something new", "zh") == "something new"
 
 
 def test_help_documents_the_exit_codes(capsys):
@@ -746,7 +751,7 @@ def test_the_same_finding_at_many_places_says_what_to_do_once(code, capsys):
 def test_the_index_says_whether_a_replacement_is_a_drop_in(real_catalog):
     """Issue 27: `torch.fft.fft` replaces the old `torch.fft` function but is not a drop-in (the old
     one took real tensors with a trailing dimension of size 2 and a `signal_ndim`)."""
-    records = {(r["name"], r["use"]): r for r in apiindex.index_document(real_catalog, "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in index_source.index_document(real_catalog, "")["apis"]}
     assert records[("torch.fft", "call")]["replacement_drop_in"] is False
     assert records[("torch.Tensor.masked_copy_", "any")]["replacement_drop_in"] is True  # a rename
     assert records[("torch.fft.fft", "any")]["replacement_drop_in"] is None  # replaces nothing
@@ -754,7 +759,7 @@ def test_the_index_says_whether_a_replacement_is_a_drop_in(real_catalog):
 
 def test_an_index_published_before_drop_in_existed_reads_every_replacement_as_a_drop_in(code, capsys, tmp_path):
     code(**{"spectrum.py": FFT_CALL})
-    document = apiindex.index_document(load_catalog(REAL_KB), "")
+    document = index_source.index_document(load_catalog(REAL_KB), "")
     for record in document["apis"]:
         del record["replacement_drop_in"]
     index = tmp_path / "apis.json"
@@ -773,7 +778,7 @@ def test_an_index_published_before_drop_in_existed_reads_every_replacement_as_a_
     ],
 )
 def test_pages_do_not_present_a_replacement_that_is_not_a_drop_in_as_a_swap(real_catalog, lang, text):
-    from releasekb.render import render_language
+    from releasekb.site.render import render_language
 
     # (API names in code spans may break only between their parts: <wbr> marks where)
     pages = {path: page.replace("<wbr>", "") for path, page in render_language(real_catalog, lang).items()}
@@ -811,7 +816,7 @@ def test_the_keepdim_change_is_reported_only_for_calls_that_pass_dim_and_not_kee
         (8, "reduction-keepdim-default", "medium"),
     ]
     unknown = report["findings"][2]
-    assert unknown["how"] == f"'torch' is `import torch` (line 1); {check.UNKNOWN_ARGUMENTS}"
+    assert unknown["how"] == f"'torch' is `import torch` (line 1); {findings.UNKNOWN_ARGUMENTS}"
     assert unknown["message"]["en"] == (
         "`torch.mean` called with `dim` and without `keepdim` has a breaking change in 0.2: "
         "Reductions no longer keep the reduced dimension by default (`keepdim=False`)"
@@ -832,7 +837,7 @@ def test_a_call_condition_reads_in_chinese(code, capsys):
 
 
 def test_the_index_and_its_schema_carry_the_call_condition(real_catalog):
-    records = {(r["name"], r["use"]): r for r in apiindex.index_document(real_catalog, "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in index_source.index_document(real_catalog, "")["apis"]}
     entry = next(e for e in records[("torch.mean", "call")]["entries"] if e["id"] == "reduction-keepdim-default")
     assert entry["when"] == {"params": ["input", "dim", "keepdim"], "passed": ["dim"], "not_passed": ["keepdim"]}
     assert "when" not in records[("torch.fft", "call")]["entries"][0]  # absent: every use
@@ -909,7 +914,7 @@ def test_a_call_condition_that_cannot_be_meant_is_refused(tmp_path, capsys, when
 
 def test_a_file_over_the_size_limit_is_skipped_reported_and_never_parsed(code, capsys, monkeypatch):
     """Issue 29: a 30 MB file took 54 s and 5.4 GB. The file is 1,001 bytes, the limit 1KB."""
-    from releasekb import scan
+    from releasekb.check import scan
 
     code(**{"big.py": "import torch\nx = torch.fft(s)\n" + "#" * 970 + "\n", "small.py": "import torch\n"})
     parsed = []

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from helpers import REAL_RELEASES, real_data, run_check, write_tree
-from releasekb import scan
+from releasekb.check import scan
 
 RANGE = ("--from", "1.4", "--to", "1.7")
 USES = "import torch\n\nspectrum = torch.fft(signal, 1)\n"

@@ -13,8 +13,9 @@ import pytest
 import yaml
 
 from helpers import REAL_RELEASES, run_check, write_tree
-from releasekb import check_baseline, check_cache, check_fix
-from releasekb.check_fix import rename
+from releasekb.check import baseline, cache
+from releasekb.check import fix as check_fix
+from releasekb.check.fix import rename
 
 RANGE = ("--from", "1.4", "--to", "1.7")
 BEFORE = """import torch
@@ -142,6 +143,6 @@ def test_a_rename_changes_only_attributes_written_at_the_use(use, edit):
 
 
 def test_the_strings_of_fix_baseline_and_cache_exist_in_both_languages():
-    for module in (check_fix, check_baseline, check_cache):
+    for module in (check_fix, baseline, cache):
         assert set(module.STRINGS) == {"en", "zh"}, module.__name__
         assert module.STRINGS["en"].keys() == module.STRINGS["zh"].keys(), module.__name__

@@ -26,9 +26,12 @@ from pathlib import Path
 
 import pytest
 
-from releasekb import apiindex, check_output, publish, safe_text
+from releasekb.check import index_source
+from releasekb.check import output as check_output
 from releasekb.cli import main
-from releasekb.pipeline import load_catalog
+from releasekb.common import safe_text
+from releasekb.kb.pipeline import load_catalog
+from releasekb.site import publish
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_KB = ROOT / "releases"
@@ -42,7 +45,7 @@ HOSTILE = "\x1b]0;pwned\x07\x1b[31m\n::error::injected\n::add-mask::x\x9b31m\u20
 @pytest.fixture(scope="module")
 def real_index() -> dict:
     """The apis.json the site publishes for the real data."""
-    return json.loads(publish.api_files(load_catalog(REAL_KB), "")[apiindex.INDEX_PATH])
+    return json.loads(publish.api_files(load_catalog(REAL_KB), "")[index_source.INDEX_PATH])
 
 
 @pytest.fixture
@@ -222,7 +225,7 @@ def _big_with_length(handler, server: Server) -> None:
 def test_a_body_over_the_limit_is_refused_as_it_arrives(code, capsys, serve, monkeypatch, path):
     """200 MB sent against a limit of 1 MiB: the check stops reading at the limit (what the
     server got out is the limit plus the sockets' buffers), or before reading when announced."""
-    monkeypatch.setattr(apiindex, "MAX_INDEX_BYTES", MIB)
+    monkeypatch.setattr(index_source, "MAX_INDEX_BYTES", MIB)
     server = serve({"/streamed": _big_without_length, "/announced": _big_with_length})
     url = server.url(path)
     status, out, err = run(capsys, "--index", url)
@@ -242,10 +245,10 @@ def test_a_file_over_the_limit_is_refused_without_reading_it(code, capsys, tmp_p
 
 
 def test_the_limit_is_counted_while_reading_whatever_the_size_said(monkeypatch, tmp_path):
-    monkeypatch.setattr(apiindex, "MAX_INDEX_BYTES", 10)
+    monkeypatch.setattr(index_source, "MAX_INDEX_BYTES", 10)
     chunks = iter([b"12345", b"67890", b"1", b"never read"])
-    with pytest.raises(apiindex.IndexUnreadable, match="over the limit of 10 bytes"):
-        apiindex._capped("x", chunks)
+    with pytest.raises(index_source.IndexUnreadable, match="over the limit of 10 bytes"):
+        index_source._capped("x", chunks)
     assert next(chunks) == b"never read"
 
 
@@ -308,7 +311,7 @@ def test_an_unreachable_server_is_named(code, capsys):
 
 
 def test_redirects_may_not_leave_http_nor_downgrade_https():
-    problem = apiindex.redirect_problem
+    problem = index_source.redirect_problem
     assert problem("https://kb.example.org/apis.json", "http://kb.example.org/apis.json") == (
         "redirected from https to http://kb.example.org/apis.json: a downgrade to plain http is refused"
     )
@@ -320,13 +323,13 @@ def test_redirects_may_not_leave_http_nor_downgrade_https():
 
 def test_urllib_applies_the_redirect_policy_at_each_hop():
     """Through urllib's own 302 handling (http_error_302 -> redirect_request), as the opener calls it."""
-    handler = apiindex.SameOrSaferRedirects("https://kb.example.org/api/apis.json")
+    handler = index_source.SameOrSaferRedirects("https://kb.example.org/api/apis.json")
     handler.add_parent(urllib.request.OpenerDirector())
     location = email.message.Message()
     location["Location"] = "http://kb.example.org/api/apis.json"
     answer = io.BytesIO(b"moved")
     request = urllib.request.Request("https://kb.example.org/api/apis.json")
-    with pytest.raises(apiindex.IndexUnreadable) as refused:
+    with pytest.raises(index_source.IndexUnreadable) as refused:
         handler.http_error_302(request, answer, 302, "Found", location)
     assert str(refused.value) == (
         "index https://kb.example.org/api/apis.json: redirected from https to http://kb.example.org/api/apis.json: "
@@ -498,7 +501,7 @@ def test_an_index_is_checked_against_its_schema_and_references_before_use(
 def test_the_real_index_passes_every_check(real_index):
     records = [real_index["apis"][n] for n in (FFT, FFT_FFT)]
     assert [(record["name"], record["use"]) for record in records] == [("torch.fft", "call"), ("torch.fft.fft", "any")]
-    assert apiindex.schema_problem(real_index) is None and apiindex.reference_problem(real_index) is None
+    assert index_source.schema_problem(real_index) is None and index_source.reference_problem(real_index) is None
 
 
 # --------------------------------------------------------------------------- output safety
@@ -602,13 +605,13 @@ def test_usage_errors_that_quote_the_index_are_one_safe_line(code, capsys, tmp_p
 
 
 def test_coloured_text_has_only_our_colour_codes(code, tmp_path, real_index):
-    from releasekb import check
+    from releasekb.check import findings
 
-    index = check.open_index(str(write_index(tmp_path, hostile_index(real_index))), REAL_KB)
-    options = check.resolve_options(index, "1.4", None, None, None, "en")
-    text = check_output.text_report(check.run_check(index, options, ["."]), colour=True)
+    index = findings.open_index(str(write_index(tmp_path, hostile_index(real_index))), REAL_KB)
+    options = findings.resolve_options(index, "1.4", None, None, None, "en")
+    text = check_output.text_report(findings.run_check(index, options, ["."]), colour=True)
     assert re.sub(r"\x1b\[[0-9;]*m", "", text) == check_output.text_report(
-        check.run_check(index, options, ["."]), colour=False
+        findings.run_check(index, options, ["."]), colour=False
     )
     assert_safe(re.sub(r"\x1b\[[0-9;]*m", "", text))
 

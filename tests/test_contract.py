@@ -9,8 +9,8 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from helpers import ROOT, catalog_of, real_data, run_releasekb
-from releasekb.contract import FIXED_ADDRESSES, contract_addresses, contract_text
-from releasekb.i18n import LANGUAGES, url_prefix
+from releasekb.common.i18n import LANGUAGES, url_prefix
+from releasekb.site.contract import FIXED_ADDRESSES, contract_addresses, contract_text
 
 CONTRACT = ROOT / "tests" / "url_contract.txt"
 REFRESH = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)"')

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from helpers import REAL_RELEASES, ROOT, catalog_of, fixture_data, real_data
 from releasekb.cli import main
-from releasekb.contract import contract_text
+from releasekb.site.contract import contract_text
 
 CONTRACT = ROOT / "tests" / "url_contract.txt"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 
 from helpers import FIXTURE_RELEASES, copy_project, fill_skeleton, line_of, run_deploy_build, run_releasekb
-from releasekb.loader import load_document
+from releasekb.kb.loader import load_document
 
 NOTE = "此译文可能已过时"
 

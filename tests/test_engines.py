@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from helpers import copy_project, run_deploy_build, search_pages
-from releasekb.cjk import has_han
+from releasekb.common.cjk import has_han
 
 
 def chinese_search_words(site: Path) -> set[str]:

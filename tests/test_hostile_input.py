@@ -15,7 +15,7 @@ import pytest
 
 from helpers import FIXTURE_RELEASES, fixture_data, line_of, run_validate
 from releasekb.cli import main
-from releasekb.loader import MAX_FILE_BYTES, MAX_NESTING, MAX_VALUES
+from releasekb.kb.loader import MAX_FILE_BYTES, MAX_NESTING, MAX_VALUES
 
 RELEASE = "1.1.yaml"
 

@@ -17,10 +17,11 @@ import zlib
 import pytest
 
 from helpers import build, catalog_of, copy_project, fixture_data
-from releasekb import publish, query, svg
-from releasekb.catalog import ApiRef, Catalog
-from releasekb.i18n import LANGUAGES, interface_strings
-from releasekb.safe_text import unsafe_character
+from releasekb.common.i18n import LANGUAGES, interface_strings
+from releasekb.common.safe_text import unsafe_character
+from releasekb.kb import query
+from releasekb.kb.catalog import ApiRef, Catalog
+from releasekb.site import publish, svg
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 # Sphinx's own reading of an inventory line (sphinx.util.inventory, version 2): name, domain:role,

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from releasekb import generate, incremental
-from releasekb.corpus import Corpus
-from releasekb.generate import generate_once
-from releasekb.pages import pages
-from releasekb.pipeline import load_catalog
-from releasekb.render import render_language, render_pages
-from releasekb.validate import load_data, read_files
+from releasekb.bench.corpus import Corpus
+from releasekb.kb.pages import pages
+from releasekb.kb.pipeline import load_catalog
+from releasekb.kb.validate import load_data, read_files
+from releasekb.site import generate, incremental
+from releasekb.site.generate import generate_once
+from releasekb.site.render import render_language, render_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 

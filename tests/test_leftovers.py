@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from releasekb import leftovers
+from releasekb.site import leftovers
 
 
 def ended_process_id() -> int:

@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 
 from helpers import ROOT, as_html, catalog_of, fixture_data, release_file
-from releasekb import api
-from releasekb.i18n import interface_strings
-from releasekb.query import Query, run
-from releasekb.render import render_language
-from releasekb.urls import feature_path
+from releasekb.common.i18n import interface_strings
+from releasekb.kb import api
+from releasekb.kb.query import Query, run
+from releasekb.kb.urls import feature_path
+from releasekb.site.render import render_language
 
 # The fixture project (Acme) with a longer history: 0.9 (no labels) introduces `legacy`, which
 # 1.0 mentions without a level; widgets (experimental in 1.0, stable in 1.1) are mentioned without

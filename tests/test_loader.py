@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from releasekb.loader import Position, format_location, load_document
+from releasekb.kb.loader import Position, format_location, load_document
 
 
 def write(tmp_path: Path, text: str) -> Path:

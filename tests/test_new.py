@@ -7,8 +7,8 @@ import pytest
 
 from helpers import fill_skeleton, fixture_data, line_of
 from releasekb.cli import main
-from releasekb.loader import load_document
-from releasekb.model import RELEASE_SCHEMA, SCHEMA_COMMENT
+from releasekb.kb.loader import load_document
+from releasekb.kb.model import RELEASE_SCHEMA, SCHEMA_COMMENT
 
 
 def new(data, version, capsys):

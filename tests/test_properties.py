@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import FIXTURE_RELEASES, REAL_RELEASES, copy_project, run_releasekb
-from releasekb.catalog import Catalog
-from releasekb.loader import load_document
-from releasekb.model import CHANGE_KINDS, FEATURE_KINDS, SCHEMA_COMMENT
-from releasekb.pipeline import load_knowledge_base
-from releasekb.problems import DataError
-from releasekb.render import render_language
-from releasekb.translations import stale_warnings
+from releasekb.common.problems import DataError
+from releasekb.kb.catalog import Catalog
+from releasekb.kb.loader import load_document
+from releasekb.kb.model import CHANGE_KINDS, FEATURE_KINDS, SCHEMA_COMMENT
+from releasekb.kb.pipeline import load_knowledge_base
+from releasekb.kb.translations import stale_warnings
+from releasekb.site.render import render_language
 
 FAST = settings(
     derandomize=True, max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None

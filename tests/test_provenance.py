@@ -4,8 +4,8 @@ such everywhere, and validate refuses one that no cited release could have publi
 from __future__ import annotations
 
 from helpers import as_html, problems_of, real_data
-from releasekb import api
-from releasekb.render import render_language
+from releasekb.kb import api
+from releasekb.site.render import render_language
 
 BORROWED = '    stability_stated_in: "1.5"\n    stability: experimental\n'
 

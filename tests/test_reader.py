@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from helpers import static_server
-from releasekb.i18n import count_text, interface_strings
-from releasekb.svg import timeline
+from releasekb.common.i18n import count_text, interface_strings
+from releasekb.site.svg import timeline
 
 pytestmark = pytest.mark.browser
 

@@ -9,11 +9,11 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from helpers import ROOT, as_html
-from releasekb.i18n import LANGUAGES, LOCALES_DIR
-from releasekb.model import RESERVED_ANCHORS
-from releasekb.plugin import markdown_title
-from releasekb.render import escape_text, outline, render_all
-from releasekb.urls import relative_url
+from releasekb.common.i18n import LANGUAGES, LOCALES_DIR
+from releasekb.kb.model import RESERVED_ANCHORS
+from releasekb.kb.urls import relative_url
+from releasekb.site.plugin import markdown_title
+from releasekb.site.render import escape_text, outline, render_all
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from releasekb import requirement
+from releasekb.check import requirement
 
 
 def write(folder: Path, **files: str) -> Path:

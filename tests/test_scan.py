@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from releasekb.scan import CallArguments, FileError, Roots, ScanResult, Target, Use, scan
+from releasekb.check.scan import CallArguments, FileError, Roots, ScanResult, Target, Use, scan
 
 ROOTS = Roots(python=("torch", "torchvision", "torchaudio"), tokens=("torch::", "c10::"))
 GRID_SAMPLE = Target("torch.nn.functional.grid_sample")
@@ -639,7 +639,7 @@ def test_a_file_that_cannot_be_read_is_an_error(tmp_path, monkeypatch):
 
 
 def test_a_file_over_the_size_limit_is_skipped_unread_and_reported(tmp_path, monkeypatch):
-    import releasekb.scan as scanner
+    import releasekb.check.scan as scanner
 
     write(tmp_path, "big.py", "import torch\ntorch.fft(x)\n" + "#" * 998 + "\n")  # 1,025 bytes
     write(tmp_path, "small.py", "import torch\ntorch.fft(x)\n")

@@ -1,4 +1,4 @@
-"""Search (releasekb/search.py): what Pagefind indexes, the filters, and how a new index is put
+"""Search (releasekb/site/search.py): what Pagefind indexes, the filters, and how a new index is put
 in place under readers. The searches themselves, in Chromium, are in test_browser.py."""
 
 from __future__ import annotations
@@ -13,8 +13,16 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
-from releasekb import search
-from releasekb.search import SearchDocument, index, page_facts, page_filters, page_meta, search_hint, worker_settings
+from releasekb.site import search
+from releasekb.site.search import (
+    SearchDocument,
+    index,
+    page_facts,
+    page_filters,
+    page_meta,
+    search_hint,
+    worker_settings,
+)
 
 
 def document(url: str, words: str, filters=()) -> SearchDocument:

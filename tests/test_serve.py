@@ -198,7 +198,7 @@ def test_a_data_path_that_cannot_be_read_is_a_problem_and_the_last_good_site_sta
 # Run in each language's worker: the job writing the machine-readable outputs fails while a
 # release's title holds "job-fault" (as a title with an escape character once made feedgen fail).
 FAILING_OUTPUTS_JOB = """
-from releasekb import publish
+from releasekb.site import publish
 
 write_outputs = publish.write_outputs
 

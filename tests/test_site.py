@@ -20,12 +20,12 @@ from helpers import (
     search_pages,
     search_settings,
 )
-from releasekb.build import language_configs
-from releasekb.cjk import has_han, is_all_han
-from releasekb.i18n import LANGUAGES
-from releasekb.search import HAN_WORDS_FILE
-from releasekb.starter import STARTER_DIR
-from releasekb.urls import GENERATED_PATHS
+from releasekb.common.cjk import has_han, is_all_han
+from releasekb.common.i18n import LANGUAGES
+from releasekb.kb.starter import STARTER_DIR
+from releasekb.kb.urls import GENERATED_PATHS
+from releasekb.site.build import language_configs
+from releasekb.site.search import HAN_WORDS_FILE
 
 
 def test_release_pages_exist_in_both_languages_with_lang_attribute(fixture_site):

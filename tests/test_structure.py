@@ -58,8 +58,8 @@ def test_the_package_has_no_import_cycle():
 def test_the_cycle_check_finds_a_function_level_import_and_ignores_type_checking():
     source = (
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from releasekb.render import Page\n"
-        "def f():\n    from releasekb.catalog import build_catalog\n    import releasekb.urls\n"
+        "if TYPE_CHECKING:\n    from releasekb.site.render import Page\n"
+        "def f():\n    from releasekb.kb.catalog import build_catalog\n    import releasekb.kb.urls\n"
         "from releasekb import api, svg\n"
     )
     assert package_imports(source) == {"catalog", "urls", "api", "svg"}

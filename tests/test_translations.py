@@ -4,8 +4,8 @@ import json
 
 from helpers import as_html, catalog_of, fixture_data, line_of
 from releasekb.cli import main
-from releasekb.render import render_all
-from releasekb.translations import LOCK_FILE
+from releasekb.kb.translations import LOCK_FILE
+from releasekb.site.render import render_all
 
 WIDGETS_SUMMARY = (
     "summary: {en: Widgets keep their API from now on.",

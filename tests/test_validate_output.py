@@ -6,8 +6,8 @@ import pytest
 
 from helpers import fixture_data, line_of
 from releasekb.cli import main
-from releasekb.problems import Problem, json_report
-from releasekb.safe_text import unsafe_character, visible
+from releasekb.common.problems import Problem, json_report
+from releasekb.common.safe_text import unsafe_character, visible
 
 
 def invalid_and_stale_data(tmp_path, capsys):
@@ -62,7 +62,7 @@ def test_github_format_is_the_default_under_github_actions(tmp_path, capsys, mon
 
 
 def test_github_annotation_escapes_newlines_and_separators():
-    from releasekb.problems import Problem, github_annotation
+    from releasekb.common.problems import Problem, github_annotation
 
     problem = Problem("a,b:c.yaml", 3, 4, "title", "50% done\nsecond line")
     expected = "::error file=a%2Cb%3Ac.yaml,line=3,col=4,title=title::50%25 done%0Asecond line"

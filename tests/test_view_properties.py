@@ -4,8 +4,8 @@ templates only loop over them and print them."""
 from __future__ import annotations
 
 from helpers import as_html
-from releasekb.catalog import EVENT_KINDS
-from releasekb.render import check_command, render_language, stability_attribute
+from releasekb.kb.catalog import EVENT_KINDS
+from releasekb.site.render import check_command, render_language, stability_attribute
 
 
 def grouped(groups) -> list[tuple[str, list[str]]]:

@@ -12,10 +12,10 @@ import re
 import sys
 from pathlib import Path
 
-from releasekb.atomic import WriteFailed
-from releasekb.engine import AUTO, ENGINES, EngineError, select
-from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from releasekb.problems import FORMATS, DataError
+from releasekb.common.atomic import WriteFailed
+from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from releasekb.common.problems import FORMATS, DataError
+from releasekb.site.engine import AUTO, ENGINES, EngineError, select
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -113,14 +113,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=_serve)
 
-    from releasekb import bench
+    from releasekb.bench import measure
 
     bench_command = command(
         "bench", "measure build, serve and search on synthetic data of several sizes, against plain MkDocs"
     )
-    bench_command.description = bench.__doc__.split("\n\n")[0]
-    bench.add_arguments(bench_command)
-    bench_command.set_defaults(run=bench.main)
+    bench_command.description = measure.__doc__.split("\n\n")[0]
+    measure.add_arguments(bench_command)
+    bench_command.set_defaults(run=measure.main)
 
     query = command("query", "list the features that match, from the YAML alone (exit 1 when none match)")
     query.add_argument(
@@ -159,8 +159,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("version", help="the release's version, e.g. 1.8")
     new.set_defaults(run=_new)
 
-    from releasekb.check import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES
-    from releasekb.check_output import FORMATS as CHECK_FORMATS
+    from releasekb.check.findings import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+    from releasekb.check.output import FORMATS as CHECK_FORMATS
 
     check = command("check", "what upgrading your code from one release to another breaks, deprecates or needs")
     check.description = (
@@ -264,7 +264,7 @@ def _check_linter_options(check: argparse.ArgumentParser) -> None:
 
 
 def _init(args) -> int:
-    from releasekb.starter import InitError, init
+    from releasekb.kb.starter import InitError, init
 
     try:
         written = init(args.folder, args.product, args.release)
@@ -282,10 +282,10 @@ def _init(args) -> int:
 
 
 def _validate(args) -> int:
-    from releasekb import rules
-    from releasekb.pipeline import load_knowledge_base
-    from releasekb.problems import github_annotation, json_report
-    from releasekb.translations import stale_warnings, unrecorded_count
+    from releasekb.common.problems import github_annotation, json_report
+    from releasekb.kb import rules
+    from releasekb.kb.pipeline import load_knowledge_base
+    from releasekb.kb.translations import stale_warnings, unrecorded_count
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     stale: list = []
@@ -335,8 +335,8 @@ def _print_validate_summary(summary: str, stale: int, other: int, unrecorded: in
 
 
 def _translations(args) -> int:
-    from releasekb.translations import UnknownTarget, mark_reviewed, stale_warnings, unrecorded_count
-    from releasekb.validate import load_data
+    from releasekb.kb.translations import UnknownTarget, mark_reviewed, stale_warnings, unrecorded_count
+    from releasekb.kb.validate import load_data
 
     if args.reviewed is None:
         if args.all:
@@ -367,7 +367,7 @@ def _translations(args) -> int:
 
 
 def _schema(args) -> int:
-    from releasekb.schema import write_schemas
+    from releasekb.kb.schema import write_schemas
 
     stale = write_schemas(args.data, check=args.check)
     if args.check and stale:
@@ -381,8 +381,8 @@ def _contract(args) -> int:
     """Print the URL contract; --check compares it with a committed list, --append adds what the
     data now generates to that list. The list only grows: an address once published must keep
     resolving, so a committed address the data no longer generates is an error, never dropped."""
-    from releasekb.contract import HEADER, contract_addresses, write_list
-    from releasekb.pipeline import load_catalog
+    from releasekb.kb.pipeline import load_catalog
+    from releasekb.site.contract import HEADER, contract_addresses, write_list
 
     generated = contract_addresses(load_catalog(args.data))
     committed_file = args.check or args.append
@@ -429,8 +429,8 @@ def _committed_addresses(path: Path, create: bool) -> list[str] | None:
 
 
 def _query(args) -> int:
-    from releasekb.pipeline import load_catalog
-    from releasekb.query import Query, print_json, print_table, run, unknown_values
+    from releasekb.kb.pipeline import load_catalog
+    from releasekb.kb.query import Query, print_json, print_table, run, unknown_values
 
     catalog = load_catalog(args.data)
     query = Query(args.stability, args.release, args.area, args.text, args.lang, args.as_of)
@@ -454,7 +454,7 @@ def _query(args) -> int:
 
 
 def _build(args) -> int:
-    from releasekb.build import build_site
+    from releasekb.site.build import build_site
 
     _show_mkdocs_log(args.engine)
     return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
@@ -474,8 +474,8 @@ def _show_mkdocs_log(engine: str) -> None:
 
 
 def _serve(args) -> int:
-    from releasekb.pipeline import load_knowledge_base
-    from releasekb.serve import serve_site
+    from releasekb.kb.pipeline import load_knowledge_base
+    from releasekb.serve.server import serve_site
 
     load_knowledge_base(args.data)  # fail fast with the same messages as `validate`
 
@@ -485,7 +485,7 @@ def _serve(args) -> int:
 
 
 def _new(args) -> int:
-    from releasekb.skeleton import NewReleaseError, write_skeleton
+    from releasekb.kb.skeleton import NewReleaseError, write_skeleton
 
     try:
         path = write_skeleton(args.data, args.version)
@@ -519,12 +519,12 @@ def _file_size(text: str) -> int:
 
 
 def _check(args) -> int:
-    from releasekb.apiindex import IndexUnreadable
-    from releasekb.check import CheckUsage, open_index, resolve_options
-    from releasekb.check_baseline import read_baseline
-    from releasekb.check_config import apply_config, project_config
-    from releasekb.check_links import make_absolute
-    from releasekb.safe_text import visible
+    from releasekb.check.baseline import read_baseline
+    from releasekb.check.config import apply_config, project_config
+    from releasekb.check.findings import CheckUsage, open_index, resolve_options
+    from releasekb.check.index_source import IndexUnreadable
+    from releasekb.check.links import make_absolute
+    from releasekb.common.safe_text import visible
 
     missing = [path for path in args.paths if not os.path.exists(path)]
     origin = ""  # where options that turn out to be wrong were set, when not on the command line
@@ -554,10 +554,10 @@ def _check(args) -> int:
 
 def _run_check(args, index, options, project, baseline: set | None) -> int:
     """Scan (through the cache), fix, accept the baseline's findings, report."""
-    from releasekb.check import run_check
-    from releasekb.check_baseline import accept
-    from releasekb.check_cache import FOLDER, ScanCache, stats_line
-    from releasekb.check_output import write
+    from releasekb.check.baseline import accept
+    from releasekb.check.cache import FOLDER, ScanCache, stats_line
+    from releasekb.check.findings import run_check
+    from releasekb.check.output import write
 
     cache = None if args.no_cache else ScanCache(args.cache_dir or project.root / FOLDER)
 
@@ -594,8 +594,8 @@ def _run_check(args, index, options, project, baseline: set | None) -> int:
 def _fix(report, checked):
     """Rewrite the drop-in replacements, say what was done, and check again: what is left, at
     the places it is now."""
-    from releasekb import check_fix
-    from releasekb.check_output import location
+    from releasekb.check import fix as check_fix
+    from releasekb.check.output import location
 
     result = check_fix.apply_fixes(report)
     lines = check_fix.summary(result, report.options.lang, lambda f: location(report, f.path, f.line, f.column, f.cell))
@@ -605,7 +605,7 @@ def _fix(report, checked):
 
 def _write_baseline(report, file: Path) -> None:
     """Write the report's findings to the baseline file, and accept them in this run too."""
-    from releasekb.check_baseline import accept, write_baseline, written_line
+    from releasekb.check.baseline import accept, write_baseline, written_line
 
     accepted = write_baseline(report, file)
     accept(report, accepted, file)

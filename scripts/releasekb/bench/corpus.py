@@ -109,7 +109,7 @@ class Corpus:
         }
 
     def write(self, data_dir: Path) -> None:
-        from releasekb.validate import PROJECT_FILE
+        from releasekb.kb.validate import PROJECT_FILE
 
         data_dir.mkdir(parents=True)
         header = "# yaml-language-server: $schema=project.schema.json\n"

@@ -57,10 +57,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from releasekb.browser import CHROMIUM, Transfer, chromium, chromium_unavailable_reason, free_port, static_server
-from releasekb.corpus import Corpus, dump_yaml
-from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
-from releasekb.markup import without_tags
+from releasekb.bench.browser import CHROMIUM, Transfer, chromium, chromium_unavailable_reason, free_port, static_server
+from releasekb.bench.corpus import Corpus, dump_yaml
+from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
+from releasekb.common.markup import without_tags
 
 # The pipeline's modules are imported where they are timed, so that `releasekb --help` and
 # every other command do not pay for them.
@@ -168,7 +168,7 @@ def copy_project(root: Path, target: Path, data_dir: Path) -> Path:
     """The project's site sources (configurations, hand-written docs, not the pages the build
     generates) with `data_dir` as its releases/; the plugin, its theme and its assets come from
     the installed package. The bench and the tests both start their projects here."""
-    from releasekb.urls import GENERATED_PATHS
+    from releasekb.kb.urls import GENERATED_PATHS
 
     target.mkdir(parents=True, exist_ok=True)
     for config in root.glob("mkdocs*.yml"):
@@ -444,8 +444,8 @@ def edit_newest_release(data_dir: Path, marker: str) -> str:
     """A curator's one-line edit: the English summary of the first entry of the newest release
     becomes `marker`, the file replaced at once, as editors save (written beside the data
     folder, so that the watcher never sees a half-written file). Returns the release's version."""
-    from releasekb.validate import release_paths
-    from releasekb.versions import version_key
+    from releasekb.common.versions import version_key
+    from releasekb.kb.validate import release_paths
 
     newest = max(release_paths(data_dir), key=lambda path: version_key(path.stem))
     text = newest.read_text(encoding="utf-8")
@@ -518,7 +518,7 @@ def _stop(process: subprocess.Popen, log) -> None:
 def measure_serve(project: Path, log) -> tuple[float, float, str]:
     """(seconds from starting `releasekb serve` until it answers its home page, seconds from a
     one-line edit of the newest release until its page serves it, that page's address)."""
-    from releasekb.urls import page_url, release_path
+    from releasekb.kb.urls import page_url, release_path
 
     address = f"127.0.0.1:{free_port()}"
     log_file = project / "serve.log"
@@ -589,10 +589,10 @@ class ShapeResult:
 
 def time_pipeline(result: ShapeResult, data_dir: Path, repeat: int) -> dict[str, str]:
     """Time load, validate, catalog and render in this process; returns the generated pages."""
-    from releasekb.catalog import build_catalog
-    from releasekb.loader import load_document
-    from releasekb.render import render_all
-    from releasekb.validate import PROJECT_FILE, forget_loaded_files, load_data, release_paths
+    from releasekb.kb.catalog import build_catalog
+    from releasekb.kb.loader import load_document
+    from releasekb.kb.validate import PROJECT_FILE, forget_loaded_files, load_data, release_paths
+    from releasekb.site.render import render_all
 
     files = [data_dir / PROJECT_FILE, *release_paths(data_dir)]
     result.seconds["load"], _ = best_time(lambda: [load_document(path) for path in files], repeat)

@@ -15,9 +15,9 @@ import json
 import os
 from pathlib import Path
 
-from releasekb.atomic import write_text
-from releasekb.check import CheckUsage, Finding, Report
-from releasekb.check_source import real_file, source_lines
+from releasekb.check.findings import CheckUsage, Finding, Report
+from releasekb.check.source import real_file, source_lines
+from releasekb.common.atomic import write_text
 
 FORMAT = "releasekb-check-baseline"
 VERSION = 1

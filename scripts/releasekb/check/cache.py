@@ -24,8 +24,8 @@ import re
 import sys
 from pathlib import Path
 
-from releasekb import scan
-from releasekb.atomic import WriteFailed, write_text
+from releasekb.check import scan
+from releasekb.common.atomic import WriteFailed, write_text
 
 FOLDER = ".releasekb_cache"
 _FILE = "scan.json"

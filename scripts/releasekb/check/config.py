@@ -16,8 +16,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb.check import CheckUsage
-from releasekb.problems import suggest
+from releasekb.check.findings import CheckUsage
+from releasekb.common.problems import suggest
 
 DOTTED = "tool.releasekb.check"
 TABLE = f"[{DOTTED}]"

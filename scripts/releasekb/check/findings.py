@@ -1,12 +1,12 @@
 """`releasekb check`: the knowledge base applied to a codebase.
 
-The scanner (scan.py) finds where the code uses the APIs of the index (apiindex.py); this module
+The scanner (scan.py) finds where the code uses the APIs of the index (check/index_source.py); this module
 turns those uses into findings for an upgrade from release A (--from) to release B (--to):
 - removed, breaking, deprecated: a change entry released at or before B lists an API the code
   uses; it was either already in effect at A or comes between A and B;
 - newer: the code uses an API introduced after B;
 - unstable: the used API's level as of B ranks below --max-stability;
-and the lowest release that provides every API the code uses (min_release). check_output.py
+and the lowest release that provides every API the code uses (min_release). check/output.py
 prints the report as text, JSON, SARIF or GitHub annotations.
 """
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
-from releasekb.safe_text import visible
-from releasekb.versions import is_version, release_as_of, version_key
+from releasekb.common.safe_text import visible
+from releasekb.common.versions import is_version, release_as_of, version_key
 
 # Finding kinds, in the order reports list them (the most urgent first).
 # "used" is reported only with --only: every use of the features asked for (what each feature
@@ -363,15 +363,15 @@ def open_index(index_source: str | None, data_dir: Path, site_url: str = "", tim
     """The API index from a published apis.json (--index: a file or an http(s) address, read
     within `timeout` seconds), else built from the data folder, as the site would publish it.
     Raises apiindex.IndexUnreadable or problems.DataError when it cannot be read."""
-    from releasekb import apiindex
-    from releasekb.model import suggested_code_section
+    from releasekb.check import index_source as apiindex
+    from releasekb.kb.model import suggested_code_section
 
     if index_source:
         # load_index checks the schema and every reference: ApiIndex and the findings rely on both
         index = ApiIndex(apiindex.load_index(index_source, timeout or apiindex.DEFAULT_TIMEOUT_SECONDS), index_source)
         where = "its knowledge base needs `code.roots` in project.yaml"
     else:
-        from releasekb.pipeline import load_catalog
+        from releasekb.kb.pipeline import load_catalog
 
         catalog = load_catalog(data_dir)
         index = ApiIndex(apiindex.index_document(catalog, site_url or catalog.site_url), str(data_dir))
@@ -573,7 +573,7 @@ def run_check(
     """Scan `paths` for the index's APIs and report what an upgrade from --from to --to means.
     A file larger than `max_file_size` bytes is skipped (default: the scanner's limit); with
     `cache`, a check_cache.ScanCache, unchanged files are not scanned again."""
-    from releasekb import scan
+    from releasekb.check import scan
 
     targets = [scan.Target(name, use) for name, use in index.records]
     python_roots = tuple(index.code_roots.get("python", ()))
@@ -946,8 +946,8 @@ def check_declared_requirement(options: Options, report: Report, paths: list[str
     """Read what the checked project declares on the product (requirement.py) into the report,
     with a `requirement` finding for each declaration that allows releases before the one the
     code needs, and the packaging files that could not be read among the report's errors."""
-    from releasekb import requirement
-    from releasekb.scan import FileError
+    from releasekb.check import requirement
+    from releasekb.check.scan import FileError
 
     if report.distribution is None:
         return
@@ -1041,7 +1041,7 @@ def _notebook_files(groups: list[tuple[str, list[str]]], results: list) -> dict[
 
 def place_in_notebook_files(report: Report, files: dict[str, Path]) -> None:
     """Give each finding in a notebook the line of the notebook file that holds it (file_line)."""
-    from releasekb.notebook_lines import cell_line_numbers
+    from releasekb.check.notebook_lines import cell_line_numbers
 
     lines_of: dict[str, dict[int, list[int]]] = {}
     for number, finding in enumerate(report.findings):

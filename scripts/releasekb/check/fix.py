@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb.atomic import write_text
-from releasekb.check import Finding, Report
-from releasekb.check_source import LINE_END, UTF8_BOM, real_file
+from releasekb.check.findings import Finding, Report
+from releasekb.check.source import LINE_END, UTF8_BOM, real_file
+from releasekb.common.atomic import write_text
 
 STRINGS = {
     "en": {

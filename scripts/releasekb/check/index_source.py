@@ -22,11 +22,11 @@ import urllib.request
 from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
 
-from releasekb import api
-from releasekb.catalog import UNLABELED, ApiRef, Catalog, Entry
-from releasekb.model import code_language
-from releasekb.safe_text import visible
-from releasekb.urls import API_APIS, API_SCHEMA_VERSION
+from releasekb.common.safe_text import visible
+from releasekb.kb import api
+from releasekb.kb.catalog import UNLABELED, ApiRef, Catalog, Entry
+from releasekb.kb.model import code_language
+from releasekb.kb.urls import API_APIS, API_SCHEMA_VERSION
 
 INDEX_PATH = API_APIS  # where the site publishes it
 # Schema versions of the published document this code can read.

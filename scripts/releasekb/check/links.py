@@ -4,7 +4,7 @@ it was built with the site's address; this puts that address in front of them.""
 
 from __future__ import annotations
 
-from releasekb.check import ApiIndex
+from releasekb.check.findings import ApiIndex
 
 
 def site_address(index: ApiIndex, site_url: str) -> str:

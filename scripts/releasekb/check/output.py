@@ -11,8 +11,18 @@ import shlex
 import urllib.parse
 from pathlib import Path
 
-from releasekb.check import KINDS, PLACES_SHOWN, STRINGS, UNREADABLE, Finding, Options, Report, place_text, scanner_text
-from releasekb.safe_text import github_command, github_log_line, json_escaped, visible
+from releasekb.check.findings import (
+    KINDS,
+    PLACES_SHOWN,
+    STRINGS,
+    UNREADABLE,
+    Finding,
+    Options,
+    Report,
+    place_text,
+    scanner_text,
+)
+from releasekb.common.safe_text import github_command, github_log_line, json_escaped, visible
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).parent / "check_schema.json"

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from releasekb.safe_text import github_command, github_log_line, visible
+from releasekb.common.safe_text import github_command, github_log_line, visible
 
 
 @dataclass(frozen=True, order=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from releasekb.catalog import Catalog, Entry, Event, Feature, Level, Release
-from releasekb.urls import API_SCHEMA, API_SCHEMA_VERSION, feature_path, page_url, permanent_urls, release_path
+from releasekb.kb.catalog import Catalog, Entry, Event, Feature, Level, Release
+from releasekb.kb.urls import API_SCHEMA, API_SCHEMA_VERSION, feature_path, page_url, permanent_urls, release_path
 
 SCHEMA_VERSION = API_SCHEMA_VERSION
 SCHEMA_FILE = Path(__file__).parent / "api_schema.json"

@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from releasekb.dataset import ValidatedData
-from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
-from releasekb.model import RESERVED_ANCHOR_PREFIX, ApiUse, CallForm, ChangeEntry, FeatureEntry, code_language
-from releasekb.translations import stale_entry_keys
+from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
+from releasekb.kb.dataset import ValidatedData
+from releasekb.kb.model import RESERVED_ANCHOR_PREFIX, ApiUse, CallForm, ChangeEntry, FeatureEntry, code_language
+from releasekb.kb.translations import stale_entry_keys
 
 Text = dict[str, str]  # language -> text
 

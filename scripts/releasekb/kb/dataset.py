@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from releasekb.loader import Document, Location
-from releasekb.model import ChangeEntry, FeatureEntry, ProjectFile, ReleaseFile, Text
+from releasekb.kb.loader import Document, Location
+from releasekb.kb.model import ChangeEntry, FeatureEntry, ProjectFile, ReleaseFile, Text
 
 # translations.lock: language -> {text key: hash of the English text it was last reviewed against}
 TranslationRecords = dict[str, dict[str, str]]

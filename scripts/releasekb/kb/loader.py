@@ -27,8 +27,8 @@ from typing import Any
 
 import yaml
 
-from releasekb.problems import Problem
-from releasekb.safe_text import unsafe_character, visible
+from releasekb.common.problems import Problem
+from releasekb.common.safe_text import unsafe_character, visible
 
 YamlParser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _constructor = yaml.constructor.SafeConstructor()

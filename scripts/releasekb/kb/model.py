@@ -23,9 +23,9 @@ from pydantic import (
     model_validator,
 )
 
-from releasekb.dates import parse_date
-from releasekb.i18n import LANGUAGES
-from releasekb.problems import not_one_of
+from releasekb.common.dates import parse_date
+from releasekb.common.i18n import LANGUAGES
+from releasekb.common.problems import not_one_of
 
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 VERSION_PATTERN = r"^[0-9]+(\.[0-9]+)*([.-]?[a-z0-9]+)*$"

@@ -11,10 +11,10 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from releasekb.catalog import Catalog
-from releasekb.dataset import ValidatedData
-from releasekb.problems import Problem, suggest
-from releasekb.urls import (
+from releasekb.common.problems import Problem, suggest
+from releasekb.kb.catalog import Catalog
+from releasekb.kb.dataset import ValidatedData
+from releasekb.kb.urls import (
     CHANGELOG,
     FEATURES_INDEX,
     FILTER_TEXT_FILE,

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from releasekb.catalog import Catalog, build_catalog
-from releasekb.dataset import ValidatedData
-from releasekb.pages import redirects_lead_to_pages
-from releasekb.problems import DataError
-from releasekb.validate import DataFiles, load_data
+from releasekb.common.problems import DataError
+from releasekb.kb.catalog import Catalog, build_catalog
+from releasekb.kb.dataset import ValidatedData
+from releasekb.kb.pages import redirects_lead_to_pages
+from releasekb.kb.validate import DataFiles, load_data
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from releasekb import api
-from releasekb.catalog import Catalog, Feature, LevelInEffect, Release
-from releasekb.cjk import display_width
-from releasekb.i18n import interface_strings
-from releasekb.safe_text import github_log_line, json_escaped, visible
+from releasekb.common.cjk import display_width
+from releasekb.common.i18n import interface_strings
+from releasekb.common.safe_text import github_log_line, json_escaped, visible
+from releasekb.kb import api
+from releasekb.kb.catalog import Catalog, Feature, LevelInEffect, Release
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
-from releasekb.cjk import has_han
-from releasekb.dataset import LoadedRelease, ValidatedData, entries, release_texts
-from releasekb.loader import Location
-from releasekb.model import (
+from releasekb.common.cjk import has_han
+from releasekb.common.problems import Problem, not_one_of, suggest
+from releasekb.common.versions import version_key
+from releasekb.kb.dataset import LoadedRelease, ValidatedData, entries, release_texts
+from releasekb.kb.loader import Location
+from releasekb.kb.model import (
     PYTHON,
     RESERVED_ANCHOR_PREFIX,
     RESERVED_ANCHORS,
@@ -26,8 +28,6 @@ from releasekb.model import (
     code_language,
     suggested_code_section,
 )
-from releasekb.problems import Problem, not_one_of, suggest
-from releasekb.versions import version_key
 
 Rule = Callable[[ValidatedData], Iterator[Problem]]
 

@@ -14,9 +14,9 @@ from typing import get_args, get_origin
 
 from pydantic import BaseModel
 
-from releasekb import atomic
-from releasekb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile, Text
-from releasekb.validate import load_project
+from releasekb.common import atomic
+from releasekb.kb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile, Text
+from releasekb.kb.validate import load_project
 
 
 def _with_vocabularies(node, vocabularies: dict[str, list[str]]):

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from releasekb import atomic
-from releasekb.loader import load_document
-from releasekb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
-from releasekb.schema import write_schemas
-from releasekb.validate import display_path, load_project, release_paths
-from releasekb.versions import version_key
+from releasekb.common import atomic
+from releasekb.common.versions import version_key
+from releasekb.kb.loader import load_document
+from releasekb.kb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
+from releasekb.kb.schema import write_schemas
+from releasekb.kb.validate import display_path, load_project, release_paths
 
 SKELETON = """{schema_comment}
 # Started by `releasekb new` from {origin}. Replace every TODO (`releasekb validate` lists

@@ -19,7 +19,7 @@ import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from releasekb import atomic
+from releasekb.common import atomic
 
 STARTER_DIR = Path(__file__).parent / "starter"
 RELEASE_TEMPLATE = "releases/RELEASE.yaml"
@@ -92,7 +92,7 @@ def init(folder: Path, product: str, release: str = "1.0", today: datetime.date 
         target.parent.mkdir(parents=True, exist_ok=True)
     atomic.write_files(targets)  # all files or none, as far as the disk allows
     written = list(targets)
-    from releasekb.schema import write_schemas
+    from releasekb.kb.schema import write_schemas
 
     written += write_schemas(folder / "releases")
     return written

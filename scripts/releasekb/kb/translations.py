@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from releasekb import atomic
-from releasekb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
-from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from releasekb.loader import Location, format_location
-from releasekb.problems import Problem
+from releasekb.common import atomic
+from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from releasekb.common.problems import Problem
+from releasekb.kb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
+from releasekb.kb.loader import Location, format_location
 
 LOCK_FILE = "translations.lock"
 SOURCE_LANGUAGE = DEFAULT_LANGUAGE

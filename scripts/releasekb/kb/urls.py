@@ -8,7 +8,7 @@ contract all build their addresses with these functions, so the scheme changes i
 
 from __future__ import annotations
 
-from releasekb.i18n import LANGUAGES, url_prefix
+from releasekb.common.i18n import LANGUAGES, url_prefix
 
 # Inside each language's tree: what the generator owns (.gitignore lists the same paths).
 GENERATED_PATHS = ("index.md", "releases", "features", "stability", "changelog")

@@ -21,11 +21,13 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from releasekb import rules, translations
-from releasekb.dataset import LoadedRelease, ValidatedData
-from releasekb.i18n import LANGUAGES
-from releasekb.loader import MAX_FILE_BYTES, Document, Location, format_location, load_document
-from releasekb.model import (
+from releasekb.common.i18n import LANGUAGES
+from releasekb.common.problems import DataError, Problem, not_one_of, suggest
+from releasekb.common.versions import version_key
+from releasekb.kb import rules, translations
+from releasekb.kb.dataset import LoadedRelease, ValidatedData
+from releasekb.kb.loader import MAX_FILE_BYTES, Document, Location, format_location, load_document
+from releasekb.kb.model import (
     DATE_PATTERN,
     MULTILINE,
     PLACEHOLDER,
@@ -37,8 +39,6 @@ from releasekb.model import (
     ProjectFile,
     ReleaseFile,
 )
-from releasekb.problems import DataError, Problem, not_one_of, suggest
-from releasekb.versions import version_key
 
 PROJECT_FILE = "project.yaml"
 RELEASE_FILE_PATTERN = re.compile(r"^[0-9][^/]*\.yaml$")

@@ -17,12 +17,12 @@ import traceback
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from releasekb import leftovers
-from releasekb.build import SiteBuilder, exit_on_sigterm
-from releasekb.generate import generated_roots
-from releasekb.i18n import LANGUAGES
-from releasekb.safe_text import visible_block
-from releasekb.validate import read_files
+from releasekb.common.i18n import LANGUAGES
+from releasekb.common.safe_text import visible_block
+from releasekb.kb.validate import read_files
+from releasekb.site import leftovers
+from releasekb.site.build import SiteBuilder, exit_on_sigterm
+from releasekb.site.generate import generated_roots
 
 
 def serve_site(config_file: str, dev_addr: str) -> None:

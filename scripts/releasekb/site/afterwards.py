@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from releasekb.safe_text import visible
+from releasekb.common.safe_text import visible
 
 _lock = threading.Lock()
 _wanted: dict[str, tuple[Callable, tuple]] = {}  # {kind: (job, its arguments)}, oldest request first

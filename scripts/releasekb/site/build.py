@@ -27,11 +27,11 @@ from functools import cached_property
 from multiprocessing import get_context
 from pathlib import Path
 
-from releasekb import afterwards, leftovers, progress
-from releasekb.generate import build_language, building_from, docs_root, generate_once
-from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
-from releasekb.problems import DataError
-from releasekb.validate import DataFiles, read_files
+from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
+from releasekb.common.problems import DataError
+from releasekb.kb.validate import DataFiles, read_files
+from releasekb.site import afterwards, leftovers, progress
+from releasekb.site.generate import build_language, building_from, docs_root, generate_once
 
 
 def language_configs(config_file: str | Path) -> dict[str, Path]:
@@ -65,7 +65,7 @@ def _warm_up() -> None:
     import material.plugins.search.plugin  # noqa: F401
     import mkdocs.commands.build  # noqa: F401
 
-    from releasekb.render import compile_templates
+    from releasekb.site.render import compile_templates
 
     compile_templates()
 
@@ -96,7 +96,7 @@ def _data_folder(config_file: str, strict: bool) -> Path | LanguageResult:
     builder to read once for every language; the failure when the configuration cannot be read."""
     from mkdocs.config import load_config
 
-    from releasekb.plugin import data_dir_of
+    from releasekb.site.plugin import data_dir_of
 
     try:
         return data_dir_of(load_config(config_file, strict=strict))
@@ -182,7 +182,7 @@ class SiteBuilder:
 
     @property
     def data_dir(self) -> Path:
-        from releasekb.plugin import data_dir_of
+        from releasekb.site.plugin import data_dir_of
 
         return data_dir_of(self._default_config)
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from releasekb import atomic, publish
-from releasekb.catalog import Catalog
-from releasekb.i18n import LANGUAGES
-from releasekb.urls import feature_path, level_path, page_url, release_path, site_path
+from releasekb.common import atomic
+from releasekb.common.i18n import LANGUAGES
+from releasekb.kb.catalog import Catalog
+from releasekb.kb.urls import feature_path, level_path, page_url, release_path, site_path
+from releasekb.site import publish
 
 # The fixed part, as site paths in the default language (each language has them under its
 # prefix): the README's URL table lists exactly these, so the examples there keep working.

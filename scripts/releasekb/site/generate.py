@@ -18,15 +18,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb.catalog import Catalog
-from releasekb.dataset import ValidatedData
-from releasekb.i18n import LANGUAGES
-from releasekb.incremental import pages_to_render, what_changed
-from releasekb.pages import pages
-from releasekb.pipeline import KnowledgeBase, load_knowledge_base
-from releasekb.render import render_language, render_pages
-from releasekb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
-from releasekb.validate import DataFiles, read_files
+from releasekb.common.i18n import LANGUAGES
+from releasekb.kb.catalog import Catalog
+from releasekb.kb.dataset import ValidatedData
+from releasekb.kb.pages import pages
+from releasekb.kb.pipeline import KnowledgeBase, load_knowledge_base
+from releasekb.kb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
+from releasekb.kb.validate import DataFiles, read_files
+from releasekb.site.incremental import pages_to_render, what_changed
+from releasekb.site.render import render_language, render_pages
 
 
 def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:

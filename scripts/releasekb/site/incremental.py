@@ -20,9 +20,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from releasekb.dataset import LoadedRelease, ValidatedData
-from releasekb.pages import Page
-from releasekb.urls import feature_path, release_path
+from releasekb.kb.dataset import LoadedRelease, ValidatedData
+from releasekb.kb.pages import Page
+from releasekb.kb.urls import feature_path, release_path
 
 # The templates of the pages there is one of per release or per feature (or per former address
 # of one): the pages whose number grows with the history. Every other page is an overview.

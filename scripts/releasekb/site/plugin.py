@@ -45,14 +45,14 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_markdown_title, get_relative_url
 from mkdocs.utils import meta as markdown_meta
 
-from releasekb import afterwards, progress, publish, search
-from releasekb.generate import build_language, data_of_build, docs_root, generate_once
-from releasekb.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
-from releasekb.pipeline import load_knowledge_base
-from releasekb.problems import DataError
-from releasekb.render import Outline, index_titles, not_found_page, outline, render_pages
-from releasekb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
-from releasekb.validate import read_files
+from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
+from releasekb.common.problems import DataError
+from releasekb.kb.pipeline import load_knowledge_base
+from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
+from releasekb.kb.validate import read_files
+from releasekb.site import afterwards, progress, publish, search
+from releasekb.site.generate import build_language, data_of_build, docs_root, generate_once
+from releasekb.site.render import Outline, index_titles, not_found_page, outline, render_pages
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
 # assets every page of a whole site loads: MkDocs copies the files of a theme folder into the site.

@@ -14,7 +14,7 @@ import time
 from multiprocessing import get_context
 from multiprocessing.sharedctypes import SynchronizedArray
 
-from releasekb.i18n import LANGUAGES
+from releasekb.common.i18n import LANGUAGES
 
 # Per language: pages done, pages in total (0 until the build has collected its files).
 _counters: SynchronizedArray | None = None

@@ -23,13 +23,14 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from releasekb import afterwards, api, apiindex, check_output
-from releasekb.catalog import Catalog, Feature
-from releasekb.cjk import is_wide
-from releasekb.dates import utc_datetime
-from releasekb.i18n import DEFAULT_LANGUAGE, interface_strings
-from releasekb.safe_text import visible
-from releasekb.urls import (
+from releasekb.check import index_source, output
+from releasekb.common.cjk import is_wide
+from releasekb.common.dates import utc_datetime
+from releasekb.common.i18n import DEFAULT_LANGUAGE, interface_strings
+from releasekb.common.safe_text import visible
+from releasekb.kb import api
+from releasekb.kb.catalog import Catalog, Feature
+from releasekb.kb.urls import (
     API_CHANGELOG,
     API_FEATURES,
     API_RELEASES,
@@ -43,6 +44,7 @@ from releasekb.urls import (
     permanent_url,
     release_path,
 )
+from releasekb.site import afterwards
 
 # Badge colours by the level's place among the project's labels (most stable first), so any
 # project's scheme gets sensible colours: green, blue, orange, then grey for unlabeled.
@@ -109,8 +111,8 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
         API_RELEASES: api.releases_document(catalog, site_url),
         API_CHANGELOG: api.changelog_document(catalog, site_url),
         API_SCHEMA: api.schema(),
-        apiindex.INDEX_PATH: apiindex.index_document(catalog, site_url),
-        check_output.SCHEMA_PATH: check_output.schema(),
+        index_source.INDEX_PATH: index_source.index_document(catalog, site_url),
+        output.SCHEMA_PATH: output.schema(),
     }
     for release in catalog.releases:
         afterwards.give_way()

@@ -26,13 +26,13 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from releasekb import svg, urls
-from releasekb.catalog import Catalog, Entry, Feature, LevelInEffect
-from releasekb.dates import parse_date
-from releasekb.i18n import LANGUAGES, count_text, interface_strings, url_prefix
-from releasekb.markup import text_of, without_tags
-from releasekb.pages import Page, pages
-from releasekb.urls import (
+from releasekb.common.dates import parse_date
+from releasekb.common.i18n import LANGUAGES, count_text, interface_strings, url_prefix
+from releasekb.common.markup import text_of, without_tags
+from releasekb.kb import urls
+from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect
+from releasekb.kb.pages import Page, pages
+from releasekb.kb.urls import (
     CHANGELOG,
     FEATURES_INDEX,
     FILTER_TEXT_FILE,
@@ -48,6 +48,7 @@ from releasekb.urls import (
     release_path,
     upgrade_query,
 )
+from releasekb.site import svg
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 

@@ -35,12 +35,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from releasekb import afterwards, leftovers
-from releasekb.catalog import Catalog
-from releasekb.cjk import HAN, is_all_han
-from releasekb.i18n import LANGUAGES, interface_strings, url_prefix
-from releasekb.markup import text_of
-from releasekb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
+from releasekb.common.cjk import HAN, is_all_han
+from releasekb.common.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.common.markup import text_of
+from releasekb.kb.catalog import Catalog
+from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
+from releasekb.site import afterwards, leftovers
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
 # in a language: a reader may type the English key or their language's word (级别:beta).

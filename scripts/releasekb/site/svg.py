@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from releasekb.catalog import Catalog, Feature, Level, Release
-from releasekb.cjk import display_width
-from releasekb.i18n import count_text, interface_strings
-from releasekb.safe_text import xml_text
+from releasekb.common.cjk import display_width
+from releasekb.common.i18n import count_text, interface_strings
+from releasekb.common.safe_text import xml_text
+from releasekb.kb.catalog import Catalog, Feature, Level, Release
 
 ROW_HEIGHT = 26
 # A lifecycle marker of a release that mentioned the feature without restating its level.
