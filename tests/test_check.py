@@ -21,10 +21,10 @@ import pytest
 import yaml
 
 from helpers import data_copy, line_of
-from releasekb.check import findings, index_source, output
+from releasekb.check import findings, output
 from releasekb.cli import main
 from releasekb.common import safe_text
-from releasekb.kb import api
+from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.pipeline import load_catalog
 from releasekb.site import publish
 from releasekb.site.contract import contract_addresses
@@ -78,7 +78,7 @@ def kinds(report: dict) -> list[tuple[str, str]]:
 
 
 def test_index_records_what_the_real_data_says_about_each_api(real_catalog):
-    records = {(r["name"], r["use"]): r for r in index_source.index_document(real_catalog, "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in api_index.index_document(real_catalog, "")["apis"]}
     call, module = records[("torch.fft", "call")], records[("torch.fft", "module")]
     assert call["introduced_in"] is None and call["deprecated_in"] == ["1.7"]
     assert call["replacement"] == "torch.fft.fft" and call["entries"][0]["id"] == "torch-fft-function"
@@ -100,13 +100,13 @@ def test_index_records_what_the_real_data_says_about_each_api(real_catalog):
 def test_levels_are_the_whole_lifecycle_of_the_introducing_feature():
     """distributed-rpc brought torch.distributed.rpc at experimental; 1.5 made the feature stable
     without listing the API again."""
-    records = {(r["name"], r["use"]): r for r in index_source.index_document(load_catalog(REAL_KB), "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in api_index.index_document(load_catalog(REAL_KB), "")["apis"]}
     assert records[("torch.distributed.rpc", "any")]["levels"] == {"1.4": "experimental", "1.5": "stable"}
 
 
 def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_catalog):
     files = publish.api_files(real_catalog, "https://kb.example.org/")
-    document = json.loads(files[index_source.INDEX_PATH])
+    document = json.loads(files[api_index.INDEX_PATH])
     schema = api.schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
@@ -118,7 +118,7 @@ def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_cata
     # releases.json keeps its full records: the index's short ones are not accepted there
     short = {**json.loads(files["api/releases.json"]), "releases": document["releases"]}
     assert not jsonschema.Draft202012Validator(schema).is_valid(short)
-    assert json.loads(files[output.SCHEMA_PATH]) == output.schema()
+    assert json.loads(files[check_schema.SCHEMA_PATH]) == check_schema.schema()
     assert {"/api/apis.json", "/api/schema/check-v1.json"} <= set(contract_addresses(real_catalog))
 
 
@@ -496,7 +496,7 @@ def test_a_bad_index_is_exit_2(code, capsys, tmp_path, real_catalog):
     not_json.write_text("{ nope", encoding="utf-8")
     future = tmp_path / "future.json"
     future.write_text(
-        json.dumps({**index_source.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8"
+        json.dumps({**api_index.index_document(real_catalog, ""), "schema_version": 99}), encoding="utf-8"
     )
     partial = tmp_path / "partial.json"
     partial.write_text(json.dumps({"schema_version": 1, "product": {"en": "P", "zh": "P"}, "apis": []}), "utf-8")
@@ -522,7 +522,7 @@ def test_a_knowledge_base_without_code_roots_is_exit_2_saying_why(code, capsys, 
         f"add `code: {{roots: {{python: [acme]}}}}` to {kb / 'project.yaml'}\n"
     )
     index = tmp_path / "apis.json"  # a published index of that knowledge base says the same
-    index.write_bytes(publish.api_files(load_catalog(kb), "")[index_source.INDEX_PATH])
+    index.write_bytes(publish.api_files(load_catalog(kb), "")[api_index.INDEX_PATH])
     status, out, err = run(capsys, ".", "--index", str(index))
     assert status == 2 and out == ""
     assert f"{index} declares no code roots, so no use of its APIs can be found in code: its knowledge base " in err
@@ -535,7 +535,7 @@ def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, ca
     code(**{"spectrum.py": FFT_CALL + "more = torch.fft.fft(signal)\nm = torch.Tensor.masked_copy_\n"})
     files = publish.api_files(load_catalog(REAL_KB), "")
     index = tmp_path / "apis.json"
-    index.write_bytes(files[index_source.INDEX_PATH])
+    index.write_bytes(files[api_index.INDEX_PATH])
     _, from_data = run_json(capsys, ".", "--from", "1.4")
     _, from_index = run_json(capsys, ".", "--from", "1.4", "--index", str(index))
     assert from_index["knowledge_base"] == str(index) and from_data["knowledge_base"] == str(REAL_KB)
@@ -546,7 +546,7 @@ def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, ca
 def test_the_index_needs_no_data_folder(code, tmp_path):
     folder = code(**{"spectrum.py": FFT_CALL})
     index = tmp_path / "apis.json"
-    index.write_bytes(publish.api_files(load_catalog(REAL_KB), "")[index_source.INDEX_PATH])
+    index.write_bytes(publish.api_files(load_catalog(REAL_KB), "")[api_index.INDEX_PATH])
     result = subprocess.run(
         [sys.executable, "-m", "releasekb.cli", "check", ".", "--index", str(index)],
         cwd=folder,
@@ -560,7 +560,7 @@ def test_the_index_needs_no_data_folder(code, tmp_path):
 
 
 def test_json_report_follows_the_published_schema(code, capsys):
-    schema = output.schema()
+    schema = check_schema.schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     code(**{"app.py": ACME_APP + "from acme.widget import colour\n", "broken.py": "import acme\n(\n"})
@@ -751,7 +751,7 @@ def test_the_same_finding_at_many_places_says_what_to_do_once(code, capsys):
 def test_the_index_says_whether_a_replacement_is_a_drop_in(real_catalog):
     """Issue 27: `torch.fft.fft` replaces the old `torch.fft` function but is not a drop-in (the old
     one took real tensors with a trailing dimension of size 2 and a `signal_ndim`)."""
-    records = {(r["name"], r["use"]): r for r in index_source.index_document(real_catalog, "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in api_index.index_document(real_catalog, "")["apis"]}
     assert records[("torch.fft", "call")]["replacement_drop_in"] is False
     assert records[("torch.Tensor.masked_copy_", "any")]["replacement_drop_in"] is True  # a rename
     assert records[("torch.fft.fft", "any")]["replacement_drop_in"] is None  # replaces nothing
@@ -759,7 +759,7 @@ def test_the_index_says_whether_a_replacement_is_a_drop_in(real_catalog):
 
 def test_an_index_published_before_drop_in_existed_reads_every_replacement_as_a_drop_in(code, capsys, tmp_path):
     code(**{"spectrum.py": FFT_CALL})
-    document = index_source.index_document(load_catalog(REAL_KB), "")
+    document = api_index.index_document(load_catalog(REAL_KB), "")
     for record in document["apis"]:
         del record["replacement_drop_in"]
     index = tmp_path / "apis.json"
@@ -837,7 +837,7 @@ def test_a_call_condition_reads_in_chinese(code, capsys):
 
 
 def test_the_index_and_its_schema_carry_the_call_condition(real_catalog):
-    records = {(r["name"], r["use"]): r for r in index_source.index_document(real_catalog, "")["apis"]}
+    records = {(r["name"], r["use"]): r for r in api_index.index_document(real_catalog, "")["apis"]}
     entry = next(e for e in records[("torch.mean", "call")]["entries"] if e["id"] == "reduction-keepdim-default")
     assert entry["when"] == {"params": ["input", "dim", "keepdim"], "passed": ["dim"], "not_passed": ["keepdim"]}
     assert "when" not in records[("torch.fft", "call")]["entries"][0]  # absent: every use

@@ -9,7 +9,7 @@ import os
 import jsonschema
 
 from helpers import run_check, write_tree
-from releasekb.check import output
+from releasekb.kb import check_schema
 
 RANGE = ("--from", "1.4", "--to", "1.7")
 CODE = "import torch\n\nspectrum = torch.fft(signal, 1)\nmethod = torch.Tensor.masked_copy_\n"
@@ -49,7 +49,7 @@ def test_a_baseline_accepts_todays_findings_and_reports_only_new_ones(checked_pr
     source.write_text(moved + "again = torch.fft(signal, 2)\n", encoding="utf-8")
     status, document = report(capsys, "--baseline", "baseline.json")
     assert status == 1 and places(document) == [("torch.fft", 7)] and document["baselined"] == 2
-    jsonschema.Draft202012Validator(output.schema()).validate(document)
+    jsonschema.Draft202012Validator(check_schema.schema()).validate(document)
 
 
 def test_the_same_line_twice_is_two_findings_and_a_third_copy_is_new(checked_project, capsys):

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from helpers import REAL_RELEASES, real_data, run_check, write_tree
-from releasekb.check import index_source
 from releasekb.check.findings import ApiIndex
 from releasekb.check.links import site_address
 from releasekb.common.problems import DataError
+from releasekb.kb import api_index
 from releasekb.kb.pipeline import load_catalog
 from releasekb.site import publish
 
@@ -59,7 +59,7 @@ def test_the_address_in_project_yaml_makes_every_link_absolute(checked_project, 
 
 def test_site_url_makes_the_links_of_a_site_relative_index_absolute(checked_project, tmp_path, capsys):
     index = tmp_path / "apis.json"
-    index.write_bytes(publish.api_files(load_catalog(REAL_RELEASES), "")[index_source.INDEX_PATH])
+    index.write_bytes(publish.api_files(load_catalog(REAL_RELEASES), "")[api_index.INDEX_PATH])
     write_tree(checked_project, {"a.py": CODE})
     assert f"More: /{ENTRY}" in outputs(capsys, "--index", str(index))["text"]
     found = outputs(capsys, "--index", str(index), "--site-url", "https://kb.example.org")
@@ -75,7 +75,7 @@ def test_site_url_makes_the_links_of_a_site_relative_index_absolute(checked_proj
     ],
 )
 def test_an_index_fetched_from_a_site_links_to_that_site(source, site_url, address):
-    index = ApiIndex(index_source.index_document(load_catalog(REAL_RELEASES), ""), source)
+    index = ApiIndex(api_index.index_document(load_catalog(REAL_RELEASES), ""), source)
     assert site_address(index, site_url) == address
 
 

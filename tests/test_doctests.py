@@ -11,11 +11,16 @@ import pytest
 from helpers import ROOT
 
 PACKAGE = ROOT / "scripts" / "releasekb"
-WITH_EXAMPLES = sorted(path.stem for path in PACKAGE.glob("*.py") if ">>> " in path.read_text(encoding="utf-8"))
+# dotted below releasekb: 'common.versions'
+WITH_EXAMPLES = sorted(
+    ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+    for path in PACKAGE.rglob("*.py")
+    if ">>> " in path.read_text(encoding="utf-8")
+)
 
 
 def test_the_foundation_modules_show_their_rules_by_example():
-    assert {"versions", "dates", "cjk", "urls"} <= set(WITH_EXAMPLES)
+    assert {"common.versions", "common.dates", "common.cjk", "kb.urls"} <= set(WITH_EXAMPLES)
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)

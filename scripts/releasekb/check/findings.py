@@ -1,7 +1,8 @@
 """`releasekb check`: the knowledge base applied to a codebase.
 
-The scanner (scan.py) finds where the code uses the APIs of the index (check/index_source.py); this module
-turns those uses into findings for an upgrade from release A (--from) to release B (--to):
+The scanner (scan.py) finds where the code uses the APIs of the index (kb/api_index.py, or a
+published one read by index_source.py); this module turns those uses into findings for an
+upgrade from release A (--from) to release B (--to):
 - removed, breaking, deprecated: a change entry released at or before B lists an API the code
   uses; it was either already in effect at A or comes between A and B;
 - newer: the code uses an API introduced after B;
@@ -328,7 +329,7 @@ class CheckUsage(Exception):
 
 
 class ApiIndex:
-    """An API index document (apiindex.index_document or a published apis.json), ready to query."""
+    """An API index document (api_index.index_document or a published apis.json), ready to query."""
 
     def __init__(self, document: dict, source: str):
         self.document = document
@@ -362,19 +363,20 @@ class ApiIndex:
 def open_index(index_source: str | None, data_dir: Path, site_url: str = "", timeout: float | None = None) -> ApiIndex:
     """The API index from a published apis.json (--index: a file or an http(s) address, read
     within `timeout` seconds), else built from the data folder, as the site would publish it.
-    Raises apiindex.IndexUnreadable or problems.DataError when it cannot be read."""
-    from releasekb.check import index_source as apiindex
+    Raises index_source.IndexUnreadable or problems.DataError when it cannot be read."""
+    from releasekb.check.index_source import DEFAULT_TIMEOUT_SECONDS, load_index
+    from releasekb.kb.api_index import index_document
     from releasekb.kb.model import suggested_code_section
 
     if index_source:
         # load_index checks the schema and every reference: ApiIndex and the findings rely on both
-        index = ApiIndex(apiindex.load_index(index_source, timeout or apiindex.DEFAULT_TIMEOUT_SECONDS), index_source)
+        index = ApiIndex(load_index(index_source, timeout or DEFAULT_TIMEOUT_SECONDS), index_source)
         where = "its knowledge base needs `code.roots` in project.yaml"
     else:
         from releasekb.kb.pipeline import load_catalog
 
         catalog = load_catalog(data_dir)
-        index = ApiIndex(apiindex.index_document(catalog, site_url or catalog.site_url), str(data_dir))
+        index = ApiIndex(index_document(catalog, site_url or catalog.site_url), str(data_dir))
         names = [name for name, _ in index.records]
         where = f"add `{suggested_code_section(names)}` to {Path(data_dir) / 'project.yaml'}"
     if not any(index.code_roots.values()):

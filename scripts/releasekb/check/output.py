@@ -23,10 +23,8 @@ from releasekb.check.findings import (
     scanner_text,
 )
 from releasekb.common.safe_text import github_command, github_log_line, json_escaped, visible
+from releasekb.kb.check_schema import SCHEMA_VERSION
 
-SCHEMA_VERSION = 1
-SCHEMA_FILE = Path(__file__).parent / "check_schema.json"
-SCHEMA_PATH = f"api/schema/check-v{SCHEMA_VERSION}.json"  # where the site publishes it
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # SARIF and annotation levels by finding kind: what breaks is an error (a declared requirement
@@ -69,10 +67,6 @@ def render(report: Report, output_format: str, *, colour: bool = False) -> str:
 def use_colour(stream) -> bool:
     """ANSI colours only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
     return stream.isatty() and not os.environ.get("NO_COLOR")
-
-
-def schema() -> dict:
-    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
 def level(finding: Finding, options: Options) -> str:

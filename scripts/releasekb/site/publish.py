@@ -23,12 +23,11 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from releasekb.check import index_source, output
 from releasekb.common.cjk import is_wide
 from releasekb.common.dates import utc_datetime
 from releasekb.common.i18n import DEFAULT_LANGUAGE, interface_strings
 from releasekb.common.safe_text import visible
-from releasekb.kb import api
+from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.catalog import Catalog, Feature
 from releasekb.kb.urls import (
     API_CHANGELOG,
@@ -111,8 +110,8 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
         API_RELEASES: api.releases_document(catalog, site_url),
         API_CHANGELOG: api.changelog_document(catalog, site_url),
         API_SCHEMA: api.schema(),
-        index_source.INDEX_PATH: index_source.index_document(catalog, site_url),
-        output.SCHEMA_PATH: output.schema(),
+        api_index.INDEX_PATH: api_index.index_document(catalog, site_url),
+        check_schema.SCHEMA_PATH: check_schema.schema(),
     }
     for release in catalog.releases:
         afterwards.give_way()
