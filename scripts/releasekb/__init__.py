@@ -1,4 +1,5 @@
 """ReleaseKB: a bilingual release-notes knowledge base generated from curated YAML.
 
-Pipeline, one module per stage: loader -> validate (model + rules) -> catalog -> render -> site.
+One sub-package per product: common (shared utilities), kb (the knowledge base: loader ->
+validate (model + rules) -> catalog), site, serve, check and bench; cli.py is the command.
 """

@@ -9,7 +9,7 @@ and the confidence asked for. A knowledge base that gains or loses an API theref
 everything, while findings, messages and levels are always worked out afresh from the uses.
 
 The cache is one JSON file, `.releasekb_cache/scan.json` in the project's folder (see
-check_config), written in one step at the end of a run; it holds the entries of the last
+config.py), written in one step at the end of a run; it holds the entries of the last
 configuration. Entries it cannot read are ignored: those files are scanned again. Nothing here is
 ever executed or unpickled, so a cache committed by someone else can only cost a rescan.
 """

@@ -398,7 +398,7 @@ class Options:
     new_release: str | None
     lang: str = "en"
     only: frozenset[str] = frozenset()  # --only: report just these features (ids), and every use of them
-    # --fail-on was given (and is not `none`): the report's levels follow it (see check_output.level)
+    # --fail-on was given (and is not `none`): the report's levels follow it (see output.level)
     levels_follow_fail_on: bool = False
 
 
@@ -574,7 +574,7 @@ def run_check(
 ) -> Report:
     """Scan `paths` for the index's APIs and report what an upgrade from --from to --to means.
     A file larger than `max_file_size` bytes is skipped (default: the scanner's limit); with
-    `cache`, a check_cache.ScanCache, unchanged files are not scanned again."""
+    `cache`, a cache.ScanCache, unchanged files are not scanned again."""
     from releasekb.check import scan
 
     targets = [scan.Target(name, use) for name, use in index.records]

@@ -242,7 +242,7 @@ def _group(pairs: Iterable[tuple[str, Target]]) -> dict[str, tuple[Target, ...]]
 
 def _longest_first(alternatives: set) -> list:
     """Longest first, so that a pattern tries `torch.fft` before `torch`; equal lengths in order,
-    so that the same words always make the same pattern (check_cache compares configurations)."""
+    so that the same words always make the same pattern (cache.py compares configurations)."""
     return sorted(alternatives, key=lambda word: (-len(word), word))
 
 
@@ -1752,7 +1752,7 @@ def scan(
 
     A file that cannot be read, decoded or parsed, or is larger than `max_file_size` bytes (None:
     no limit), becomes a `FileError` and the scan goes on. Uses below `confidence` ("high" >
-    "medium" > "low") are left out. A `cache` (check_cache.ScanCache) gives the outcome of files
+    "medium" > "low") are left out. A `cache` (cache.ScanCache) gives the outcome of files
     it has seen unchanged and hands the others to the scanner.
     """
     if jobs is not None and jobs < 0:
