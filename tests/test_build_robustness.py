@@ -209,6 +209,7 @@ def outputs_with_the_save(site: Path) -> dict[str, bool]:
 # so that the other worker reads the file before or after the save, never half of it.
 SAVE_ONCE_THE_DATA_IS_READ = f"""
 import os
+import tempfile
 from pathlib import Path
 from releasekb.site import generate
 
@@ -219,8 +220,9 @@ def save_then_generate(*args):
     text = release.read_text(encoding="utf-8")
     for old, new in {SAVE!r}:
         text = text.replace(old, new)
-    written = Path(f"releases/.1.1.yaml.{os.getpid()}")
-    written.write_text(text, encoding="utf-8")
+    descriptor, written = tempfile.mkstemp(prefix=".1.1.yaml.", dir="releases")  # a name of its own
+    with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+        stream.write(text)
     os.replace(written, release)
     return generate_language(*args)
 
