@@ -938,7 +938,7 @@ def test_a_file_over_the_size_limit_is_skipped_reported_and_never_parsed(code, c
     ("size", "limit"), [("5MB", 5_000_000), ("500KB", 500_000), ("500 kb", 500_000), ("1048576", 1_048_576)]
 )
 def test_max_file_size_reads_units(size, limit):
-    from releasekb.cli import _file_size
+    from releasekb.commands.check import _file_size
 
     assert _file_size(size) == limit
 

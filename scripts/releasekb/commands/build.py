@@ -1,0 +1,50 @@
+"""`releasekb build`: validate, then build the site into site/ (replaced only on success)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from releasekb.commands import EXIT_INVALID, EXIT_OK
+from releasekb.site.engine import AUTO, ENGINES
+
+NAME = "build"
+
+
+def add_arguments(subparsers, shared) -> None:
+    build = subparsers.add_parser(
+        NAME, help="validate, then build the site into site/ (replaced only on success)", parents=shared
+    )
+    build.add_argument("--config", default="mkdocs.yml", help="MkDocs configuration (default: mkdocs.yml)")
+    build.add_argument("--site-dir", type=Path, default=Path("site"), help="output folder (default: site)")
+    add_engine_argument(build)
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """--engine, of build and serve (cli.py turns `auto` into the engine installed)."""
+    parser.add_argument(
+        "--engine",
+        choices=(AUTO, *ENGINES),
+        default=AUTO,
+        help="MkDocs or ProperDocs (default: auto, MkDocs when installed, else ProperDocs)",
+    )
+
+
+def run(args) -> int:
+    from releasekb.site.build import build_site
+
+    show_engine_log(args.engine)
+    return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
+
+
+def show_engine_log(engine: str) -> None:
+    """MkDocs logs progress ("Serving on ...", rebuilds, warnings) through `logging`; its own
+    CLI sets up the handler, which we do not run, so set up the same here (on the engine's
+    logger: "mkdocs" or "properdocs")."""
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
+    logger = logging.getLogger(engine)
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)

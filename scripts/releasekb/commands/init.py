@@ -1,0 +1,40 @@
+"""`releasekb init`: start a knowledge base for a product in a new or empty folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from releasekb.commands import EXIT_INVALID, EXIT_OK
+
+NAME = "init"
+
+
+def add_arguments(subparsers, shared) -> None:
+    # not `shared`: init makes the data folder, it reads none
+    init = subparsers.add_parser(NAME, help="start a knowledge base for your product in a new or empty folder")
+    init.add_argument("folder", nargs="?", type=Path, default=Path("."), help="where (default: this folder)")
+    init.add_argument("--product", required=True, help="the product's name, as titles show it (e.g. 'Acme DB')")
+    init.add_argument("--release", default="1.0", help="the version of the first release file (default: 1.0)")
+
+
+def needs_data(args) -> bool:
+    return False
+
+
+def run(args) -> int:
+    from releasekb.kb.starter import InitError, init
+
+    try:
+        written = init(args.folder, args.product, args.release)
+    except InitError as error:
+        print(f"releasekb init: {error}; nothing was written", file=sys.stderr)
+        return EXIT_INVALID
+    for path in written:
+        print(f"created {path}")
+    where = "" if args.folder.resolve() == Path.cwd().resolve() else f"cd {args.folder} && "
+    print(
+        f"\nNext: {where}releasekb serve, then open http://127.0.0.1:8000/. Replace the entries marked "
+        f"`example: true` in releases/{args.release}.yaml (`releasekb validate` lists them)."
+    )
+    return EXIT_OK

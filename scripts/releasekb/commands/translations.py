@@ -1,0 +1,55 @@
+"""`releasekb translations`: list translations that may be out of date, or mark them reviewed."""
+
+from __future__ import annotations
+
+import sys
+
+from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+
+NAME = "translations"
+
+
+def add_arguments(subparsers, shared) -> None:
+    translations = subparsers.add_parser(
+        NAME, help="list translations that may be out of date, or mark translations reviewed", parents=shared
+    )
+    translations.add_argument(
+        "--reviewed",
+        nargs="*",
+        metavar="TARGET",
+        help="mark as reviewed: a release file (releases/1.7.yaml), a version (1.7), an entry id "
+        "(torch-fft, in every release), 1.7:torch-fft, or one text (1.7:torch-fft.summary)",
+    )
+    translations.add_argument("--all", action="store_true", help="with --reviewed: mark every text reviewed")
+
+
+def run(args) -> int:
+    from releasekb.kb.translations import UnknownTarget, mark_reviewed, stale_warnings, unrecorded_count
+    from releasekb.kb.validate import load_data
+
+    if args.reviewed is None:
+        if args.all:
+            print("releasekb translations: --all goes with --reviewed (`--reviewed --all`)", file=sys.stderr)
+            return EXIT_USAGE
+        data = load_data(args.data)
+        warnings = stale_warnings(data)
+        for warning in warnings:
+            print(warning)
+        stale = f"{len(warnings)} translation{'s' if len(warnings) != 1 else ''} may be out of date"
+        print(f"{stale}; {unrecorded_count(data)} not recorded yet (new texts, counted as reviewed).")
+        return EXIT_OK
+    if bool(args.reviewed) == args.all:
+        print("releasekb translations --reviewed: name what to mark (a file, version or id), or --all", file=sys.stderr)
+        return EXIT_USAGE
+    data = load_data(args.data)
+    try:
+        path, count = mark_reviewed(data, args.data, None if args.all else args.reviewed)
+    except UnknownTarget as error:
+        print(
+            f"releasekb translations: '{error}' names no release file, version, entry id or text "
+            "(like releases/1.7.yaml, 1.7, torch-fft, 1.7:torch-fft or 1.7:torch-fft.summary)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    print(f"marked {count} text{'s' if count != 1 else ''} reviewed in {path}")
+    return EXIT_OK
