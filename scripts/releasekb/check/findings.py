@@ -18,7 +18,6 @@ import difflib
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 from releasekb.check.messages import Message, check_strings, explained, message
 from releasekb.common.safe_text import visible
@@ -344,13 +343,14 @@ def display_prefix(folder: Path) -> str:
     return ""
 
 
-def _merged(results: list) -> SimpleNamespace:
-    """One scan result from several, with every path as reports show it."""
+def _merged(results: list):
+    """One scan.ScanResult from several, with every path as reports show it."""
+    from releasekb.check.scan import ScanResult
 
     def shown(prefix: str, path: str) -> str:
         return posixpath.join(prefix, path) if prefix else path
 
-    return SimpleNamespace(
+    return ScanResult(
         uses=[dataclasses.replace(use, path=shown(prefix, use.path)) for prefix, r in results for use in r.uses],
         errors=[dataclasses.replace(e, path=shown(prefix, e.path)) for prefix, r in results for e in r.errors],
         files_scanned=sum(r.files_scanned for _, r in results),
