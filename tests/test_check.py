@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -21,9 +23,10 @@ import pytest
 import yaml
 
 from helpers import data_copy, line_of
-from releasekb.check import findings, output
+from releasekb.check import findings, messages, output
 from releasekb.cli import main
 from releasekb.common import safe_text
+from releasekb.common.i18n import LANGUAGES, interface_strings
 from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.pipeline import load_catalog
 from releasekb.site import publish
@@ -672,11 +675,45 @@ def test_text_on_a_terminal_is_coloured(code, monkeypatch):
 
 def test_interface_strings_exist_in_both_languages():
     assert set(findings.STRINGS["en"]) == set(findings.STRINGS["zh"])
-    assert findings.scanner_text("'np' is `import numpy` (line 2)", "en") == "'np' is `import numpy` (line 2)"
-    assert findings.scanner_text("'F' is `F = torch.fft` (line 3); `import torch` imports it", "zh") == (
-        "'F' 来自第 3 行的 `F = torch.fft`；由 `import torch` 导入"
+    numpy = messages.message("import_name", name="np", text="import numpy", line=2)
+    assert numpy.text("en") == "'np' is `import numpy` (line 2)"
+    steps = (
+        messages.message("alias", name="F", value="torch.fft", line=3),
+        messages.message("import_statement", text="import torch"),
     )
-    assert findings.scanner_text("something new", "zh") == "something new"
+    assert messages.explained(steps, "en") == "'F' is `F = torch.fft` (line 3); `import torch` imports it"
+    assert messages.explained(steps, "zh") == "'F' 来自第 3 行的 `F = torch.fft`；由 `import torch` 导入"
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_every_check_string_has_the_same_placeholders_in_every_language():
+    """Every key of `check` in every locale, with the placeholders of the English text."""
+    tables = {lang: interface_strings(lang)["check"] for lang in LANGUAGES}
+    english = tables["en"]
+    for lang, table in tables.items():
+        assert table.keys() == english.keys(), lang
+        for part, strings in english.items():
+            assert table[part].keys() == strings.keys(), (lang, part)
+            for key, template in strings.items():
+                # a language without plurals (Chinese) leaves out the word that agrees with a count
+                left_out = _placeholders(template) - _placeholders(table[part][key])
+                assert _placeholders(table[part][key]) <= _placeholders(template), (lang, part, key)
+                assert all(name.endswith("word") for name in left_out), (lang, part, key)
+
+
+def test_every_message_kind_the_checker_makes_has_a_template():
+    """A kind written in the code (message("kind", ...)) but missing from the locales would fail
+    only when a report shows it."""
+    written = {
+        kind
+        for module in Path(findings.__file__).parent.glob("*.py")
+        for kind in re.findall(r'\bmessage\("(\w+)"', module.read_text(encoding="utf-8"))
+    }
+    assert len(written) > 20
+    assert written <= interface_strings("en")["check"]["scanner"].keys()
 
 
 def test_help_documents_the_exit_codes(capsys):
@@ -816,7 +853,7 @@ def test_the_keepdim_change_is_reported_only_for_calls_that_pass_dim_and_not_kee
         (8, "reduction-keepdim-default", "medium"),
     ]
     unknown = report["findings"][2]
-    assert unknown["how"] == f"'torch' is `import torch` (line 1); {findings.UNKNOWN_ARGUMENTS}"
+    assert unknown["how"] == f"'torch' is `import torch` (line 1); {findings.UNKNOWN_ARGUMENTS.text()}"
     assert unknown["message"]["en"] == (
         "`torch.mean` called with `dim` and without `keepdim` has a breaking change in 0.2: "
         "Reductions no longer keep the reduced dimension by default (`keepdim=False`)"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from releasekb.check.scan import CallArguments, FileError, Roots, ScanResult, Target, Use, scan
+from releasekb.check.messages import message
+from releasekb.check.scan import CallArguments, Roots, ScanResult, Target, Use, scan
 
 ROOTS = Roots(python=("torch", "torchvision", "torchaudio"), tokens=("torch::", "c10::"))
 GRID_SAMPLE = Target("torch.nn.functional.grid_sample")
@@ -41,6 +42,11 @@ def scan_tree(root: Path, *targets: Target, **options) -> ScanResult:
 def where(result: ScanResult) -> list[tuple]:
     """(path, line, column, target name, target use, resolved, confidence) of every use."""
     return [(u.path, u.line, u.column, u.target.name, u.target.use, u.resolved, u.confidence) for u in result.uses]
+
+
+def read_errors(result: ScanResult) -> list[tuple]:
+    """(path, line, message in English) of every file or cell that could not be scanned."""
+    return [(e.path, e.line, e.message) for e in result.errors]
 
 
 def lines_of(result: ScanResult) -> list[int]:
@@ -536,7 +542,7 @@ def test_a_notebook_is_scanned_cell_by_cell_without_magics(tmp_path):
         ("nb.ipynb", 4, 3, 5),
         ("nb.ipynb", 7, 3, 5),  # names imported in an earlier cell; a `%` continuation line is not a magic
     ]
-    assert result.errors == [FileError("nb.ipynb", 1, "cell 6, line 1, column 12: invalid syntax; cell skipped")]
+    assert read_errors(result) == [("nb.ipynb", 1, "cell 6, line 1, column 12: invalid syntax; cell skipped")]
     assert result.files_scanned == 1
 
 
@@ -545,8 +551,8 @@ def test_an_empty_notebook_is_fine_and_invalid_json_is_an_error(tmp_path):
     write(tmp_path, "bad.ipynb", '{\n "cells": [\n  {"source": "import torch"\n')
     result = scan_tree(tmp_path, FFT_CALL)
     assert result.uses == []
-    assert result.errors == [
-        FileError("bad.ipynb", 4, "is not valid JSON (line 4: Expecting ',' delimiter); file skipped")
+    assert read_errors(result) == [
+        ("bad.ipynb", 4, "is not valid JSON (line 4: Expecting ',' delimiter); file skipped")
     ]
     assert (result.files_scanned, result.files_skipped) == (1, 0)
 
@@ -571,8 +577,8 @@ def test_a_syntax_error_is_reported_with_its_line_and_the_scan_goes_on(tmp_path)
     write(tmp_path, "a_broken.py", "import torch\n\ndef f(:\n    torch.fft(x)\n")
     write(tmp_path, "b_fine.py", "import torch\ntorch.fft(x)\n")
     result = scan_tree(tmp_path, FFT_CALL)
-    assert result.errors == [
-        FileError("a_broken.py", 3, "cannot be parsed as Python (line 3, column 7: invalid syntax); file skipped")
+    assert read_errors(result) == [
+        ("a_broken.py", 3, "cannot be parsed as Python (line 3, column 7: invalid syntax); file skipped")
     ]
     assert where(result) == [("b_fine.py", 2, 1, "torch.fft", "call", "torch.fft", "high")]
 
@@ -580,8 +586,8 @@ def test_a_syntax_error_is_reported_with_its_line_and_the_scan_goes_on(tmp_path)
 def test_a_null_byte_is_reported_with_its_line(tmp_path):
     write(tmp_path, "nul.py", b"import torch\nx = 1\x00\n")
     result = scan_tree(tmp_path, FFT_CALL)
-    assert result.errors == [
-        FileError("nul.py", 2, "cannot be parsed as Python (line 2: contains a null byte); file skipped")
+    assert read_errors(result) == [
+        ("nul.py", 2, "cannot be parsed as Python (line 2: contains a null byte); file skipped")
     ]
 
 
@@ -595,7 +601,7 @@ def test_long_generated_elif_chains_and_sums_are_analysed(tmp_path):
 def test_a_file_that_is_not_utf8_is_reported_with_the_line_of_the_bad_byte(tmp_path):
     write(tmp_path, "latin.py", b'import torch\n# comment\n\ns = "\xb1"\ntorch.fft(s)\n')
     result = scan_tree(tmp_path, FFT_CALL)
-    assert result.errors == [FileError("latin.py", 4, "cannot be decoded as UTF-8 (byte 0xb1 at line 4); file skipped")]
+    assert read_errors(result) == [("latin.py", 4, "cannot be decoded as UTF-8 (byte 0xb1 at line 4); file skipped")]
     assert result.uses == []
 
 
@@ -634,7 +640,7 @@ def test_a_file_that_cannot_be_read_is_an_error(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
     result = scan_tree(tmp_path, FFT_CALL, jobs=1)
-    assert result.errors == [FileError("secret.py", 1, "cannot be read (Permission denied); file skipped")]
+    assert read_errors(result) == [("secret.py", 1, "cannot be read (Permission denied); file skipped")]
     assert (lines_of(result), result.files_scanned) == ([2], 1)
 
 
@@ -650,7 +656,7 @@ def test_a_file_over_the_size_limit_is_skipped_unread_and_reported(tmp_path, mon
     monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path.name) or real_read_bytes(path))
     result = scan_tree(tmp_path, FFT_CALL, jobs=1, max_file_size=1024)
     message = "is 1,025 bytes, more than the limit of 1,024 bytes (--max-file-size); file skipped"
-    assert result.errors == [FileError("big.py", 1, message)]
+    assert read_errors(result) == [("big.py", 1, message)]
     assert (parsed, read, [u.path for u in result.uses]) == (["small.py"], ["small.py"], ["small.py"])
     # at the limit it is read
     assert [u.path for u in scan_tree(tmp_path, FFT_CALL, jobs=1, max_file_size=1025).uses] == ["big.py", "small.py"]
@@ -658,7 +664,7 @@ def test_a_file_over_the_size_limit_is_skipped_unread_and_reported(tmp_path, mon
 
 def test_a_missing_path_is_an_error(tmp_path):
     result = scan([tmp_path / "nowhere"], [FFT_CALL], ROOTS)
-    assert result.errors == [FileError((tmp_path / "nowhere").as_posix(), 1, "does not exist; skipped")]
+    assert read_errors(result) == [((tmp_path / "nowhere").as_posix(), 1, "does not exist; skipped")]
 
 
 # --- token scanner ---------------------------------------------------------------------------
@@ -769,7 +775,7 @@ def test_a_large_tree_gives_the_same_result_in_a_process_pool(tmp_path, monkeypa
         target=GRID_SAMPLE,
         written="F.grid_sample",
         resolved="torch.nn.functional.grid_sample",
-        how="'F' is `import torch.nn.functional as F` (line 2)",
+        resolution=(message("import_name", name="F", text="import torch.nn.functional as F", line=2),),
         confidence="high",
         guarded=False,
         suppressed=frozenset(),

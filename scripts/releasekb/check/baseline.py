@@ -16,24 +16,14 @@ import os
 from pathlib import Path
 
 from releasekb.check.findings import CheckUsage, Finding, Report
+from releasekb.check.messages import check_strings
 from releasekb.check.source import real_file, source_lines
 from releasekb.common.atomic import write_text
 
 FORMAT = "releasekb-check-baseline"
 VERSION = 1
 _KEY_FIELDS = ("path", "entry", "api", "text", "occurrence")
-STRINGS = {
-    "en": {
-        "written": "Wrote {count} {word} to {file}: with --baseline {file}, only new findings are reported",
-        "finding_one": "finding",
-        "finding_many": "findings",
-    },
-    "zh": {
-        "written": "已将 {count} 项发现写入 {file}：使用 --baseline {file} 时，只报告新的发现",
-        "finding_one": "",
-        "finding_many": "",
-    },
-}
+STRINGS = check_strings("baseline")  # common/locales/<lang>.yaml, `check.baseline`
 
 
 def keys(report: Report, baseline_file: Path) -> list[tuple[Finding, tuple]]:

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 from releasekb.check import scan
+from releasekb.check.messages import Message, check_strings
 from releasekb.common.atomic import WriteFailed, write_text
 
 FOLDER = ".releasekb_cache"
@@ -32,20 +33,7 @@ _FILE = "scan.json"
 _FORMAT = 1
 _SCANNER_SOURCE = Path(scan.__file__)
 _STATUSES = ("scanned", "skipped", "error")  # scan._Outcome's first item
-STRINGS = {
-    "en": {
-        "stats": "Scanned {scanned} {word}, took {reused} from the cache ({folder})",
-        "stats_off": "Scanned {scanned} {word} (no cache)",
-        "file_one": "file",
-        "file_many": "files",
-    },
-    "zh": {
-        "stats": "扫描了 {scanned} 个文件，{reused} 个取自缓存（{folder}）",
-        "stats_off": "扫描了 {scanned} 个文件（未使用缓存）",
-        "file_one": "",
-        "file_many": "",
-    },
-}
+STRINGS = check_strings("cache")  # common/locales/<lang>.yaml, `check.cache`
 
 
 class ScanCache:
@@ -168,8 +156,9 @@ def _job_key(job) -> str:
 
 
 # --------------------------------------------------------------------------- outcomes as JSON
-# An outcome is (status, uses, errors) of scan's dataclasses; they are written with their class
-# name and fields, and read back only as dataclasses of the scan module.
+# An outcome is (status, uses, errors) of the scanner's dataclasses; they are written with their
+# class name and fields, and read back only as one of these classes.
+_CLASSES = {cls.__name__: cls for cls in (scan.Use, scan.Target, scan.CallArguments, scan.FileError, Message)}
 
 
 def _encode(value):
@@ -194,8 +183,8 @@ def _decode(value):
         return frozenset(_decode(item) for item in value["frozenset"])
     if "tuple" in value:
         return tuple(_decode(item) for item in value["tuple"])
-    cls = getattr(scan, value["class"])
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == scan.__name__):
+    cls = _CLASSES.get(value["class"])
+    if cls is None:
         raise TypeError(f"not a scanner class: {value['class']}")
     return cls(**{name: _decode(item) for name, item in value["fields"].items()})
 

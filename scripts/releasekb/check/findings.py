@@ -16,11 +16,10 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import posixpath
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
+from releasekb.check.messages import Message, check_strings, explained, message
 from releasekb.common.safe_text import visible
 from releasekb.common.versions import is_version, release_as_of, version_key
 
@@ -38,290 +37,14 @@ CONFIDENCES = ("high", "medium", "low")
 _CHANGE_FINDINGS = {"removal": "removed", "breaking": "breaking", "deprecation": "deprecated"}
 BARE_IGNORE = "*"  # `# releasekb: ignore` without ids suppresses every finding on its line
 
-# Interface strings of the command, in every language of the site. Messages name APIs in
-# backticks, as release notes do; {subject} is the API as the entry means it (see _subject).
-STRINGS = {
-    "en": {
-        "subject_any": "`{api}`",
-        "subject_call": "`{api}` called as a function",
-        "subject_module": "the `{api}` module",
-        "subject_when": "`{api}` called {condition}",
-        "when_passed": "with {names}",
-        "when_not_passed": "without {names}",
-        "when_and": " and ",
-        "removed": "{subject} was removed in {release}",
-        "breaking": "{subject} has a breaking change in {release}: {title}",
-        "deprecated": "{subject} is deprecated since {release}",
-        "newer": "{subject} requires {release}, newer than --to {to}",
-        "unstable": "{subject} is {level} as of {as_of} (level published in {release}), below {required}",
-        "use_instead": "; use `{replacement}`",
-        "replaced_by": "; replaced by `{replacement}` (not a drop-in: see “What to do”)",
-        "heading_removed": "Removed",
-        "heading_breaking": "Breaking changes",
-        "heading_deprecated": "Deprecated",
-        "heading_requirement": "Declared requirement too low",
-        "heading_newer": "Introduced after --to",
-        "heading_unstable": "Unstable APIs",
-        "heading_used": "Uses of the features asked for",
-        "used": "{subject} belongs to {title} ({release})",
-        "group_in_effect": "already in effect at {old}",
-        "group_new": "new between {old} and {new}",
-        "header": "releasekb check: {product} {old} → {new}, knowledge base {kb}",
-        "header_compared": (
-            "releasekb check: {product} {old} → {new} (releases compared: {compared_old} → {compared_new}), "
-            "knowledge base {kb}"
-        ),
-        "before_first": "before {first}",
-        "scope_between": (
-            "{flag} {version} is not a release this knowledge base describes: compared as of {release}, "
-            "the latest release before it"
-        ),
-        "scope_after": (
-            "{flag} {version} is after {last}, the last release this knowledge base describes: compared up to "
-            "{last}; changes after it are not known here"
-        ),
-        "scope_before": (
-            "{flag} {version} is before {first}, the first release this knowledge base describes: nothing "
-            "described here applies yet at {version}"
-        ),
-        "header_old_default": "--from not given: comparing from the oldest release, {old}",
-        "migration": "What to do: {text}",
-        "more": "More: {url}",
-        "why": "`{written}` resolves to `{resolved}` ({how}, {confidence} confidence)",
-        "why_same": "`{written}` ({how}, {confidence} confidence)",
-        "guarded": " (guarded: does not fail the run)",
-        "confidence_high": "high",
-        "confidence_medium": "medium",
-        "confidence_low": "low",
-        "min_release": (
-            "Lowest release that provides every API of this knowledge base the code uses: {version}, "
-            "decided by `{api}` at {location} ({how})"
-        ),
-        "min_release_none": (
-            "Lowest release that provides every API of this knowledge base the code uses: unknown "
-            "(no API it uses records its introduction)"
-        ),
-        "declared": "Declared requirement: `{requirement}` ({location})",
-        "declared_none": (
-            "No declared requirement on {distribution} found (pyproject.toml, setup.cfg, requirements*.txt, "
-            "*.dist-info/METADATA, PKG-INFO)"
-        ),
-        "requirement": (
-            "The declared requirement `{declared}` allows releases before {release}, which the code needs for "
-            "`{api}` (used at {location})"
-        ),
-        "requirement_migration": (
-            "Require `{distribution}>={release}`, or keep the code from using `{api}` on older releases "
-            "(behind a `hasattr` or version check)."
-        ),
-        "more_places": "… and {count} more (--format json lists them all)",
-        "unreadable_heading": "Files that could not be checked ({count})",
-        "location_cell": "{path}:cell {cell}:line {line}",
-        "summary": (
-            "{files} {files_word} checked ({skipped} without any mention of {roots}): {counts}; "
-            "{suppressed} suppressed, {unreadable} unreadable"
-        ),
-        "roots_separator": ", ",
-        "files_word_one": "file",
-        "files_word_many": "files",
-        "heading_count": "{heading} ({count})",
-        "count_removed": "{n} removed",
-        "count_breaking": "{n} breaking",
-        "count_deprecated": "{n} deprecated",
-        "count_requirement": "{n} requirement too low",
-        "count_newer": "{n} newer than --to",
-        "count_unstable": "{n} unstable",
-        "count_used": "{n} used",
-        "list_separator": ", ",
-        "help_command": "Check again after the change: `{command}`. To accept a use, end its line with `{ignore}`.",
-        "help_command_only": "Check again after the change: `{command}`.",
-        "requirement_rule": (
-            "The project declares a requirement on {distribution} that allows releases before the one its code "
-            "needs: the lowest release that provides every API of this knowledge base the code uses."
-        ),
-        "rule_description": "{kind} in {release}: {title}",
-        "kind_removed": "Removed",
-        "kind_breaking": "Breaking change",
-        "kind_deprecated": "Deprecated",
-        "kind_newer": "Introduced",
-        "kind_unstable": "Stability level",
-        "kind_used": "Use",
-        "summary_baselined": "; {count} accepted by the baseline",
-    },
-    "zh": {
-        "subject_any": "`{api}` ",
-        "subject_call": "以函数方式调用 `{api}` ",
-        "subject_module": "`{api}` 模块",
-        "subject_when": "{condition} 的 `{api}` 调用",
-        "when_passed": "传入 {names}",
-        "when_not_passed": "未传入 {names}",
-        "when_and": " 而",
-        "removed": "{subject}已在 {release} 中移除",
-        "breaking": "{subject}在 {release} 中有不兼容变更：{title}",
-        "deprecated": "自 {release} 起，{subject}已被弃用",
-        "newer": "{subject}从 {release} 起才提供，晚于 --to 指定的 {to}",
-        "unstable": "截至 {as_of}，{subject}的稳定性级别为“{level}”（{release} 公布），低于要求的“{required}”",
-        "use_instead": "，请改用 `{replacement}`",
-        "replaced_by": "，已由 `{replacement}` 取代（不能直接替换，见“迁移方法”）",
-        "heading_removed": "已移除",
-        "heading_breaking": "不兼容变更",
-        "heading_deprecated": "已弃用",
-        "heading_requirement": "声明的依赖要求过低",
-        "heading_newer": "晚于 --to 版本才提供",
-        "heading_unstable": "尚不稳定的 API",
-        "heading_used": "所查特性的用法",
-        "used": "{subject}属于“{title}”（{release}）",
-        "group_in_effect": "在 {old} 时已生效",
-        "group_new": "{old} 到 {new} 之间新出现",
-        "header": "releasekb check：{product} {old} → {new}，知识库 {kb}",
-        "header_compared": (
-            "releasekb check：{product} {old} → {new}（比较的版本：{compared_old} → {compared_new}），知识库 {kb}"
-        ),
-        "before_first": "{first} 之前",
-        "scope_between": "本知识库没有收录 {flag} 指定的 {version}：按它之前最近的版本 {release} 比较",
-        "scope_after": (
-            "{flag} 指定的 {version} 晚于本知识库收录的最后一个版本 {last}：只比较到 {last}，之后的变更本知识库没有记录"
-        ),
-        "scope_before": (
-            "{flag} 指定的 {version} 早于本知识库收录的第一个版本 {first}：这里记录的内容在 {version} 时都尚未生效"
-        ),
-        "header_old_default": "未指定 --from：从最早的版本 {old} 开始比较",
-        "migration": "迁移方法：{text}",
-        "more": "详情：{url}",
-        "why": "`{written}` 解析为 `{resolved}`（{how}，置信度{confidence}）",
-        "why_same": "`{written}`（{how}，置信度{confidence}）",
-        "guarded": "（位于保护分支中，不会使检查失败）",
-        "confidence_high": "高",
-        "confidence_medium": "中",
-        "confidence_low": "低",
-        "min_release": (
-            "能提供代码所用全部本知识库已收录 API 的最低版本：{version}，由 {location} 处的 `{api}` 决定（{how}）"
-        ),
-        "min_release_none": "能提供代码所用全部本知识库已收录 API 的最低版本：未知（所用 API 均未记录引入版本）",
-        "declared": "声明的依赖要求：`{requirement}`（{location}）",
-        "declared_none": (
-            "未找到对 {distribution} 的依赖声明（已查看 pyproject.toml、setup.cfg、requirements*.txt、"
-            "*.dist-info/METADATA 和 PKG-INFO）"
-        ),
-        "requirement": (
-            "声明的依赖要求 `{declared}` 允许早于 {release} 的版本，"
-            "但代码（{location}）用到的 `{api}` 需要 {release} 或更高版本"
-        ),
-        "requirement_migration": (
-            "将依赖要求改为 `{distribution}>={release}`，"
-            "或确保代码在旧版本上不会用到 `{api}`（用 `hasattr` 或版本判断加以保护）。"
-        ),
-        "more_places": "……另有 {count} 处（--format json 会全部列出）",
-        "unreadable_heading": "无法检查的文件（{count} 个）",
-        "location_cell": "{path}:单元格 {cell}:第 {line} 行",
-        "summary": (
-            "已检查 {files} 个文件（其中 {skipped} 个未提及 {roots}）：{counts}；已忽略 {suppressed} 项，"
-            "无法读取 {unreadable} 个"
-        ),
-        "roots_separator": "、",
-        "files_word_one": "",
-        "files_word_many": "",
-        "heading_count": "{heading}（{count}）",
-        "count_removed": "已移除 {n} 项",
-        "count_breaking": "不兼容变更 {n} 项",
-        "count_deprecated": "已弃用 {n} 项",
-        "count_requirement": "依赖要求过低 {n} 项",
-        "count_newer": "晚于 --to 版本 {n} 项",
-        "count_unstable": "尚不稳定 {n} 项",
-        "count_used": "用法 {n} 处",
-        "list_separator": "、",
-        "help_command": "修改后再次检查：`{command}`。若要保留某处用法，在该行末尾加上 `{ignore}`。",
-        "help_command_only": "修改后再次检查：`{command}`。",
-        "requirement_rule": (
-            "项目声明的 {distribution} 依赖要求允许早于代码所需的版本；"
-            "所需版本指能提供代码所用全部本知识库已收录 API 的最低版本。"
-        ),
-        "rule_description": "{release} {kind}：{title}",
-        "kind_removed": "移除",
-        "kind_breaking": "不兼容变更",
-        "kind_deprecated": "弃用",
-        "kind_newer": "引入",
-        "kind_unstable": "稳定性级别",
-        "kind_used": "用法",
-        "summary_baselined": "；基线已接受 {count} 项",
-    },
-}
-
+# Interface strings of the command, in every language of the site (common/locales/<lang>.yaml,
+# `check.report`). Messages name APIs in backticks, as release notes do; {subject} is the API as the
+# entry means it (see _subject).
+STRINGS = check_strings("report")
 
 # Added to how a use was resolved when the entry concerns only some calls (`when`) and the use does
 # not tell whether it is one of them: `torch.mean(*args)`, `torch.mean(x, **options)`.
-UNKNOWN_ARGUMENTS = (
-    "the arguments of the call cannot be known here (`*args`, `**kwargs`, or not a call), "
-    "so whether the entry concerns this call cannot be told"
-)
-
-# The scanner explains in English how it resolved a name (Use.how) and why a file could not be
-# read (FileError.message); these patterns give the Chinese report the same explanations. Text
-# that matches none is shown as the scanner wrote it.
-SCANNER_TEXTS_ZH = (
-    (r"`(?P<text>[^`]+)` imports it", "由 `{text}` 导入"),
-    (r"'(?P<name>[^']+)' is `(?P<text>[^`]+)` \(line (?P<line>\d+)\)", "'{name}' 来自第 {line} 行的 `{text}`"),
-    (
-        r"'(?P<name>[^']+)' is assumed to come from `(?P<text>[^`]+)` \(line (?P<line>\d+)\)",
-        "假定 '{name}' 来自第 {line} 行的 `{text}`",
-    ),
-    (
-        r"'\.(?P<attr>[^']+)' is used on '(?P<receiver>[^']+)', whose type is unknown; matched by the method name only",
-        "'.{attr}' 用在类型未知的 '{receiver}' 上，仅按方法名匹配",
-    ),
-    (
-        r"`(?P<name>[^`]+)` is both a module and a function, and this use is not a call: it may be either",
-        "`{name}` 既是模块也是函数，而此处并非调用，两者皆有可能",
-    ),
-    (
-        re.escape(UNKNOWN_ARGUMENTS),
-        "此处无法得知调用的参数（`*args`、`**kwargs`，或并非调用），因此无法判断该条目是否涉及这次调用",
-    ),
-    (r"token match in a file included with --include", "在 --include 指定的文件中按完整词匹配"),
-    (r"cannot be parsed as Python \((?P<why>.*)\); file skipped", "无法解析为 Python（{why}），已跳过该文件"),
-    (r"cannot be decoded as (?P<what>.+?) \((?P<why>.*)\); file skipped", "无法按 {what} 解码（{why}），已跳过该文件"),
-    (r"cannot be read \((?P<why>.*)\); file skipped", "无法读取（{why}），已跳过该文件"),
-    (
-        r"is (?P<size>[\d,]+) bytes, more than the limit of (?P<limit>[\d,]+) bytes \(--max-file-size\); file skipped",
-        "大小为 {size} 字节，超过 {limit} 字节的上限（--max-file-size），已跳过该文件",
-    ),
-    (r"folder cannot be read \((?P<why>.*)\); folder skipped", "无法读取文件夹（{why}），已跳过该文件夹"),
-    (r"is not valid JSON \((?P<why>.*)\); file skipped", "不是有效的 JSON（{why}），已跳过该文件"),
-    (
-        r"is not a Jupyter notebook \(no list of cells\); file skipped",
-        "不是 Jupyter 笔记本（没有单元格列表），已跳过该文件",
-    ),
-    (r"cell (?P<cell>\d+)[,:] (?P<why>.*); cell skipped", "第 {cell} 个单元格：{why}，已跳过该单元格"),
-    (r"too deeply nested to analyse; file skipped", "嵌套过深，无法分析，已跳过该文件"),
-    (r"has an invalid encoding declaration \((?P<why>.*)\); file skipped", "编码声明无效（{why}），已跳过该文件"),
-    (
-        r"is not valid TOML \((?P<why>.*)\); its requirements are not checked",
-        "不是有效的 TOML（{why}），未检查其中的依赖要求",
-    ),
-    (
-        r"is not a valid setup\.cfg \((?P<why>.*)\); its requirements are not checked",
-        "不是有效的 setup.cfg（{why}），未检查其中的依赖要求",
-    ),
-    (r"cannot be read \((?P<why>.*)\); its requirements are not checked", "无法读取（{why}），未检查其中的依赖要求"),
-)
-
-
-def scanner_text(text: str, lang: str) -> str:
-    """A scanner explanation in `lang`: chained explanations ('a; b') are translated one by one."""
-    if lang != "zh":
-        return text
-    whole = _translated(text)
-    if whole is not None:
-        return whole
-    return "；".join(_translated(part) or part for part in text.split("; "))
-
-
-def _translated(text: str) -> str | None:
-    for pattern, template in SCANNER_TEXTS_ZH:
-        match = re.fullmatch(pattern, text)
-        if match:
-            return template.format(**match.groupdict())
-    return None
+UNKNOWN_ARGUMENTS = message("unknown_arguments")
 
 
 class CheckUsage(Exception):
@@ -497,7 +220,7 @@ class Finding:
     in_effect_at_from: bool
     resolved: str
     written: str
-    how: str
+    resolution: tuple[Message, ...]  # how `written` was resolved, step by step (scan.Use.resolution)
     message: dict[str, str]
     migration: dict[str, str] | None
     replacement: str | None
@@ -508,6 +231,11 @@ class Finding:
     # in a notebook: the line of the notebook file (its JSON text) that holds the use, where
     # SARIF places it; None elsewhere, or when the file cannot be read again
     file_line: int | None = None
+
+    @property
+    def how(self) -> str:
+        """How the use was resolved, in English (the JSON and SARIF reports give it so)."""
+        return explained(self.resolution)
 
     @property
     def met_at_from(self) -> bool:
@@ -538,7 +266,7 @@ class Report:
     errors: list = field(default_factory=list)  # scan.FileError, with paths as reports show them
     suppressed: int = 0
     baselined: int = 0  # findings left out because the baseline (--baseline) accepts them
-    min_release: dict | None = None
+    min_release: MinRelease | None = None
     distribution: str | None = None  # whose declared requirement was looked for (None: no Python root)
     declared: list[dict] = field(default_factory=list)  # {requirement, path, line} as reports show them
     # (order, use, record): the unguarded use of the distribution's APIs that needs the latest release
@@ -615,13 +343,14 @@ def display_prefix(folder: Path) -> str:
     return ""
 
 
-def _merged(results: list) -> SimpleNamespace:
-    """One scan result from several, with every path as reports show it."""
+def _merged(results: list):
+    """One scan.ScanResult from several, with every path as reports show it."""
+    from releasekb.check.scan import ScanResult
 
     def shown(prefix: str, path: str) -> str:
         return posixpath.join(prefix, path) if prefix else path
 
-    return SimpleNamespace(
+    return ScanResult(
         uses=[dataclasses.replace(use, path=shown(prefix, use.path)) for prefix, r in results for use in r.uses],
         errors=[dataclasses.replace(e, path=shown(prefix, e.path)) for prefix, r in results for e in r.errors],
         files_scanned=sum(r.files_scanned for _, r in results),
@@ -809,9 +538,9 @@ def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
     concerns = _concerns(entry.get("when"), use.arguments)
     if concerns is False:
         return None
-    confidence, how = use.confidence, use.how
+    confidence, how = use.confidence, use.resolution
     if concerns is None:
-        confidence, how = _lower(confidence), f"{how}; {UNKNOWN_ARGUMENTS}" if how else UNKNOWN_ARGUMENTS
+        confidence, how = _lower(confidence), (*how, UNKNOWN_ARGUMENTS)
     replacement = record["replacement"] if kind in ("removed", "deprecated", "breaking") else None
     # an index published before `replacement_drop_in` existed: every replacement was a drop-in
     drop_in = record.get("replacement_drop_in") is not False if replacement else None
@@ -831,7 +560,7 @@ def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: 
         in_effect_at_from=kind != "used" and index.order[entry["release"]] <= position(index, options.old_release),
         resolved=use.resolved,
         written=use.written,
-        how=how,
+        resolution=how,
         message=_message(index, options, kind, record, entry, replacement, drop_in),
         migration=entry["migration"] if kind != "newer" and kind != "unstable" else None,
         replacement=replacement,
@@ -908,21 +637,41 @@ def _later(candidate, current) -> bool:
     return place(candidate) < place(current)
 
 
-def _min_release(decisive) -> dict | None:
+@dataclass(frozen=True)
+class MinRelease:
+    """The lowest release that provides every API the code uses, and the use that decides it."""
+
+    version: str
+    api: str
+    path: str
+    line: int
+    column: int
+    cell: int | None
+    written: str
+    resolved: str
+    resolution: tuple[Message, ...]
+
+    def record(self) -> dict:
+        """As the JSON report gives it (check_schema.json): how it was resolved in English."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "resolution"}
+        return {**fields, "how": explained(self.resolution)}
+
+
+def _min_release(decisive) -> MinRelease | None:
     if decisive is None:
         return None
     _, use, record = decisive
-    return {
-        "version": record["introduced_in"],
-        "api": record["name"],
-        "path": use.path,
-        "line": use.line,
-        "column": use.column,
-        "cell": use.cell,
-        "written": use.written,
-        "resolved": use.resolved,
-        "how": use.how,
-    }
+    return MinRelease(
+        version=record["introduced_in"],
+        api=record["name"],
+        path=use.path,
+        line=use.line,
+        column=use.column,
+        cell=use.cell,
+        written=use.written,
+        resolved=use.resolved,
+        resolution=use.resolution,
+    )
 
 
 # --------------------------------------------------------------------------- the declared requirement
@@ -962,7 +711,7 @@ def check_declared_requirement(options: Options, report: Report, paths: list[str
             finding = _requirement_finding(options, report, declared.text, where, declared.line)
             if not options.only or finding.entry in options.only:
                 report.findings.append(finding)
-    report.errors += [FileError(_shown_file(u.file, paths, cwd), u.line, u.message) for u in unreadable]
+    report.errors += [FileError(_shown_file(u.file, paths, cwd), u.line, u.reason) for u in unreadable]
     report.errors.sort(key=lambda error: (error.path, error.line))
     report.findings.sort(key=_finding_order)
 
@@ -1006,7 +755,7 @@ def _requirement_finding(options: Options, report: Report, declared: str, path: 
         in_effect_at_from=False,
         resolved=use.resolved,
         written=use.written,
-        how=use.how,
+        resolution=use.resolution,
         message=message,
         migration=migration,
         replacement=None,

@@ -20,43 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from releasekb.check.findings import Finding, Report
+from releasekb.check.messages import check_strings
 from releasekb.check.source import LINE_END, UTF8_BOM, real_file
 from releasekb.common.atomic import write_text
 
-STRINGS = {
-    "en": {
-        "fixed": "Fixed {uses} {uses_word} in {files} {files_word}",
-        "use_one": "use",
-        "use_many": "uses",
-        "file_one": "file",
-        "file_many": "files",
-        "left": "Not fixed, although the replacement is a drop-in ({count}):",
-        "left_item": "  {location}: `{written}`: {reason}",
-        "reason_notebook": "notebooks are not edited; replace it in the notebook",
-        "reason_guarded": "the use is guarded (try/except, hasattr): a compatibility path is yours to decide",
-        "reason_import": "the name comes from an import: change the import and its uses together",
-        "reason_text": "the code there does not read `{written}` exactly (spaces, brackets or a line break in it)",
-        "reason_conflict": "two replacements apply to the same name",
-        "reason_encoding": "the file is not UTF-8",
-        "reason_missing": "the file cannot be found or read",
-    },
-    "zh": {
-        "fixed": "已修复 {files} 个文件中的 {uses} 处用法",
-        "use_one": "",
-        "use_many": "",
-        "file_one": "",
-        "file_many": "",
-        "left": "替代 API 可直接替换，但未修复（{count} 处）：",
-        "left_item": "  {location}：`{written}`：{reason}",
-        "reason_notebook": "不修改笔记本，请在笔记本中替换",
-        "reason_guarded": "该用法位于保护分支中（try/except、hasattr），兼容逻辑需由你决定",
-        "reason_import": "该名称来自导入语句，请同时修改导入及其用法",
-        "reason_text": "该处代码与 `{written}` 不完全一致（其中有空格、括号或换行）",
-        "reason_conflict": "同一名称有两个替代 API",
-        "reason_encoding": "文件不是 UTF-8 编码",
-        "reason_missing": "找不到或无法读取该文件",
-    },
-}
+STRINGS = check_strings("fix")  # common/locales/<lang>.yaml, `check.fix`
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from releasekb.check.findings import (
     Options,
     Report,
     place_text,
-    scanner_text,
 )
+from releasekb.check.messages import explained
 from releasekb.common.safe_text import github_command, github_log_line, json_escaped, visible
 from releasekb.kb.check_schema import SCHEMA_VERSION
 
@@ -127,8 +127,7 @@ def text_report(report: Report, *, colour: bool = False) -> str:
         lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
         lang = report.options.lang
         lines += [
-            visible(f"  {location(report, e.path, e.line, None, None)}: {scanner_text(e.message, lang)}")
-            for e in report.errors
+            visible(f"  {location(report, e.path, e.line, None, None)}: {e.reason.text(lang)}") for e in report.errors
         ]
     lines += ["", visible(summary_line(report))]
     return "\n".join(lines) + "\n"
@@ -208,7 +207,7 @@ def _finding_lines(report: Report, findings: list[Finding], paint) -> list[str]:
 def _why(finding: Finding, t: dict[str, str], lang: str) -> str:
     """How the name at this place resolved to the API, and how sure the scanner is."""
     confidence = t.get(f"confidence_{finding.confidence}", finding.confidence)
-    how = scanner_text(finding.how, lang)
+    how = explained(finding.resolution, lang)
     template = t["why_same"] if finding.written == finding.resolved else t["why"]
     return template.format(written=finding.written, resolved=finding.resolved, how=how, confidence=confidence)
 
@@ -217,9 +216,9 @@ def _min_release_line(report: Report) -> str:
     t, found = STRINGS[report.options.lang], report.min_release
     if found is None:
         return t["min_release_none"]
-    where = location(report, found["path"], found["line"], found["column"], found["cell"])
-    how = scanner_text(found["how"], report.options.lang)
-    return t["min_release"].format(version=found["version"], api=found["api"], location=where, how=how)
+    where = location(report, found.path, found.line, found.column, found.cell)
+    how = explained(found.resolution, report.options.lang)
+    return t["min_release"].format(version=found.version, api=found.api, location=where, how=how)
 
 
 def _declared_lines(report: Report) -> list[str]:
@@ -269,7 +268,7 @@ def json_report(report: Report) -> dict:
         "knowledge_base": report.knowledge_base,
         "files_checked": report.files_checked,
         "files_skipped": report.files_skipped,
-        "min_release": report.min_release,
+        "min_release": report.min_release.record() if report.min_release else None,
         "declared": list(report.declared),
         "counts": report.counts(),
         "findings": [_finding_record(finding, options.lang) for finding in report.findings],
@@ -504,7 +503,7 @@ def _invocation(report: Report) -> dict:
         + [
             {
                 "level": level_,
-                "message": {"text": scanner_text(error.message, report.options.lang)},
+                "message": {"text": error.reason.text(report.options.lang)},
                 "locations": [_physical_location(error.path, error.line)],
             }
             for error in report.errors
@@ -523,7 +522,7 @@ def github_annotations(report: Report) -> list[str]:
     lang = report.options.lang
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
     lines += [
-        github_command(command, scanner_text(e.message, lang), file=e.path, line=e.line or None, title="releasekb")
+        github_command(command, e.reason.text(lang), file=e.path, line=e.line or None, title="releasekb")
         for e in report.errors
     ]
     lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report)]

@@ -29,6 +29,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from releasekb.check.messages import Message, message
+
 
 @dataclass(frozen=True)
 class Declared:
@@ -46,7 +48,12 @@ class Unreadable:
 
     file: Path
     line: int
-    message: str
+    reason: Message  # why (messages.py)
+
+    @property
+    def message(self) -> str:
+        """Why, in English."""
+        return self.reason.text()
 
 
 def project_folders(paths: list[str], cwd: Path) -> list[Path]:
@@ -76,12 +83,10 @@ def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], li
             text = file.read_text(encoding="utf-8")
             lines = reader(text)
         except (OSError, UnicodeDecodeError) as error:
-            unreadable.append(
-                Unreadable(file, 1, f"cannot be read ({_reason(error)}); its requirements are not checked")
-            )
+            unreadable.append(Unreadable(file, 1, message("requirements_unreadable", why=_reason(error))))
             continue
         except _BadFile as error:
-            unreadable.append(Unreadable(file, error.line, error.message))
+            unreadable.append(Unreadable(file, error.line, error.reason))
             continue
         for line, requirement_text in lines:
             requirement = _requirement(requirement_text)
@@ -115,9 +120,9 @@ def allows_before(specifier: SpecifierSet, needed: str) -> bool:
 
 
 class _BadFile(Exception):
-    def __init__(self, line: int, message: str):
-        super().__init__(message)
-        self.line, self.message = line, message
+    def __init__(self, line: int, reason: Message):
+        super().__init__(reason.text())
+        self.line, self.reason = line, reason
 
 
 def _reason(error: Exception) -> str:
@@ -177,7 +182,7 @@ def _pyproject(text: str) -> list[tuple[int, str]]:
         # tomllib says where as "(at line 3, column 5)", or "(at end of document)"
         match = re.search(r"line (\d+)", str(error))
         line = int(match.group(1)) if match else max(len(text.splitlines()), 1)
-        raise _BadFile(line, f"is not valid TOML ({error}); its requirements are not checked") from None
+        raise _BadFile(line, message("requirements_invalid_toml", why=str(error))) from None
     project = document.get("project")
     if not isinstance(project, dict):
         return []
@@ -195,7 +200,7 @@ def _setup_cfg(text: str) -> list[tuple[int, str]]:
         parser.read_string(text)
     except configparser.Error as error:
         line = getattr(error, "lineno", 1) or 1
-        raise _BadFile(line, f"is not a valid setup.cfg ({error.message}); its requirements are not checked") from None
+        raise _BadFile(line, message("requirements_invalid_setup_cfg", why=error.message)) from None
     values = []
     if parser.has_option("options", "install_requires"):
         values.append(parser.get("options", "install_requires"))

@@ -35,6 +35,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from releasekb.check.messages import Message, explained, message
+
 __all__ = [
     "CONFIDENCE_LEVELS",
     "COMMON_METHOD_NAMES",
@@ -42,6 +44,7 @@ __all__ = [
     "DEFAULT_SKIPPED_DIRS",
     "CallArguments",
     "FileError",
+    "Message",
     "Roots",
     "ScanResult",
     "Target",
@@ -99,11 +102,16 @@ class Use:
     target: Target
     written: str
     resolved: str
-    how: str
+    resolution: tuple[Message, ...]  # how `written` was resolved, step by step (messages.py)
     confidence: str
     guarded: bool
     suppressed: frozenset[str]
     arguments: CallArguments | None = None  # how a call passes its arguments; None when it is not a call
+
+    @property
+    def how(self) -> str:
+        """How the use was resolved, in English."""
+        return explained(self.resolution)
 
 
 @dataclass(frozen=True)
@@ -112,7 +120,12 @@ class FileError:
 
     path: str
     line: int
-    message: str
+    reason: Message  # why it could not be scanned (messages.py)
+
+    @property
+    def message(self) -> str:
+        """Why it could not be scanned, in English."""
+        return self.reason.text()
 
 
 @dataclass(frozen=True)
@@ -189,7 +202,7 @@ COMMON_METHOD_NAMES = frozenset(
     if not name.startswith("_")
 )  # fmt: skip
 _SCOPE_WORDS = ("global", "nonlocal")  # a body that declares these can rebind names outside it
-_TOKEN_HOW = "token match in a file included with --include"
+_TOKEN_HOW = (message("token"),)
 
 # ---------------------------------------------------------------------------------------------
 # Configuration shared by every file (built once, sent once to each worker)
@@ -406,7 +419,7 @@ class _Binding:
     """What a name stands for: an API (`qualname`) or something else that hides outer names (None)."""
 
     qualname: str | None
-    how: str = ""
+    how: tuple[Message, ...] = ()
     confidence: str = "high"
 
 
@@ -417,7 +430,7 @@ _SHADOW = _Binding(None)
 class _Resolution:
     qualname: str
     written: str
-    how: str
+    how: tuple[Message, ...]
     confidence: str
 
 
@@ -725,7 +738,7 @@ class _PythonAnalyzer:
         target: Target,
         written: str,
         resolved: str,
-        how: str,
+        how: tuple[Message, ...],
         level: str,
         *,
         arguments: CallArguments | None = None,
@@ -741,7 +754,7 @@ class _PythonAnalyzer:
                 target=target,
                 written=written,
                 resolved=resolved,
-                how=how,
+                resolution=how,
                 confidence=level,
                 guarded=self.guard_depth > 0,
                 suppressed=self.suppressions.get(line, _NO_SUPPRESSION),
@@ -767,9 +780,7 @@ class _PythonAnalyzer:
         how, level = found.how, found.confidence
         if not is_call and not module_import and found.qualname in self.config.ambiguous:
             targets += [t for t in self.config.exact[found.qualname] if t.use == "call"]
-            name = found.qualname
-            ambiguity = f"`{name}` is both a module and a function, and this use is not a call: it may be either"
-            how, level = f"{how}; {ambiguity}" if how else ambiguity, _lower(level)
+            how, level = (*how, message("module_or_function", name=found.qualname)), _lower(level)
         if not targets:
             return
         if column is None:
@@ -900,8 +911,8 @@ class _PythonAnalyzer:
         for module, line, text in self.module.stars:
             qualname = f"{module}.{name}{suffix}"
             if _is_known(self.config, qualname):
-                how = f"'{name}' is assumed to come from `{text}` (line {line})"
-                return _Resolution(qualname, written, how, "medium")
+                how = message("star_import", name=name, text=text, line=line)
+                return _Resolution(qualname, written, (how,), "medium")
         return None
 
     def _alias_binding(self, name: str, value: ast.expr | None, line: int) -> _Binding:
@@ -909,8 +920,8 @@ class _PythonAnalyzer:
         found = self._resolve(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
         if found is None:
             return _SHADOW
-        how = f"'{name}' is `{name} = {found.written}` (line {line})"
-        return _Binding(found.qualname, f"{how}; {found.how}" if found.how else how, found.confidence)
+        how = message("alias", name=name, value=found.written, line=line)
+        return _Binding(found.qualname, (how, *found.how), found.confidence)
 
     # -- statements ---------------------------------------------------------------------------
 
@@ -963,10 +974,10 @@ class _PythonAnalyzer:
             if root not in self.config.python_roots:
                 self._bind(bound, _SHADOW)
                 continue
-            found = _Resolution(alias.name, alias.name, f"`{text}` imports it", "high")
+            found = _Resolution(alias.name, alias.name, (message("import_statement", text=text),), "high")
             self._report(alias, found, False, module_import=True)
             qualname = alias.name if alias.asname else root
-            self._bind(bound, _Binding(qualname, f"'{bound}' is `{text}` (line {node.lineno})"))
+            self._bind(bound, _Binding(qualname, (message("import_name", name=bound, text=text, line=node.lineno),)))
 
     def _import_from(self, node: ast.ImportFrom) -> None:
         module = _absolute_module(node, self.package)
@@ -982,9 +993,11 @@ class _PythonAnalyzer:
                 continue
             text = _from_import_text(written, alias)
             qualname = f"{module}.{alias.name}"
-            self._report(alias, _Resolution(qualname, alias.name, f"`{text}` imports it", "high"), False)
+            self._report(
+                alias, _Resolution(qualname, alias.name, (message("import_statement", text=text),), "high"), False
+            )
             bound = alias.asname or alias.name
-            self._bind(bound, _Binding(qualname, f"'{bound}' is `{text}` (line {node.lineno})"))
+            self._bind(bound, _Binding(qualname, (message("import_name", name=bound, text=text, line=node.lineno),)))
 
     def _star_import(self, node: ast.ImportFrom, written: str, module: str) -> None:
         """Reported at the module's name; later unbound names may come from it."""
@@ -992,7 +1005,9 @@ class _PythonAnalyzer:
         found = self.lines[node.lineno - 1].find(written, start) if self.lines else -1
         column = found + 1 if found >= 0 else start + 1
         text = f"from {written} import *"
-        self._report(node, _Resolution(module, written, f"`{text}` imports it", "high"), False, column=column)
+        self._report(
+            node, _Resolution(module, written, (message("import_statement", text=text),), "high"), False, column=column
+        )
         self.scope.stars.append((module, node.lineno, text))
 
     def _assign(self, node: ast.Assign) -> None:
@@ -1202,7 +1217,7 @@ class _PythonAnalyzer:
             return
         receiver = _short_source(node.value)
         written = f"{receiver}.{node.attr}"
-        how = f"'.{node.attr}' is used on '{receiver}', whose type is unknown; matched by the method name only"
+        how = (message("method_name", attr=node.attr, receiver=receiver),)
         column = self._character_column(node.lineno, node.col_offset)
         arguments = _call_arguments(self.calling) if is_call else None
         for target in targets:
@@ -1323,19 +1338,19 @@ _Outcome = tuple[str, list[Use], list[FileError]]
 _SKIPPED: _Outcome = ("skipped", [], [])
 
 
-def _failed(rel: str, line: int, message: str) -> _Outcome:
-    return ("error", [], [FileError(rel, line, message)])
+def _failed(rel: str, line: int, reason: Message) -> _Outcome:
+    return ("error", [], [FileError(rel, line, reason)])
 
 
-def _decode_failure(data: bytes, error: UnicodeDecodeError, encoding: str) -> tuple[int, str]:
+def _decode_failure(data: bytes, error: UnicodeDecodeError, encoding: str) -> tuple[int, Message]:
     """Where the first undecodable byte is, so the user can find it."""
     line = data.count(b"\n", 0, error.start) + 1
     label = "UTF-8" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
     byte = data[error.start] if error.start < len(data) else 0
-    return line, f"cannot be decoded as {label} (byte 0x{byte:02x} at line {line}); file skipped"
+    return line, message("undecodable", encoding=label, byte=byte, line=line)
 
 
-def _decode_utf8(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
+def _decode_utf8(data: bytes) -> tuple[str | None, tuple[int, Message] | None]:
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
     try:
@@ -1344,14 +1359,14 @@ def _decode_utf8(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
         return None, _decode_failure(data, error, "utf-8")
 
 
-def _decode_python(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
+def _decode_python(data: bytes) -> tuple[str | None, tuple[int, Message] | None]:
     """Bytes to text as Python would read them: BOM, then a PEP 263 coding cookie, else UTF-8."""
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
-        return None, (1, f"has an invalid encoding declaration ({error}); file skipped")
+        return None, (1, message("bad_encoding_declaration", why=str(error)))
     try:
         return data.decode(encoding), None
     except UnicodeDecodeError as error:
@@ -1392,14 +1407,14 @@ def _scan_python(job: _Job, data: bytes, config: _Config) -> _Outcome:
         return _failed(job.rel, *failure)
     tree, failure = _parse(text, job.rel)
     if tree is None:
-        line, message = failure
-        return _failed(job.rel, line, f"cannot be parsed as Python ({message}); file skipped")
+        line, why = failure
+        return _failed(job.rel, line, message("not_python", why=why))
     analyzer = _PythonAnalyzer(config, job.rel, job.package)
     try:
         with _deep_recursion():
             analyzer.run(tree, text)
     except RecursionError:
-        return _failed(job.rel, 1, "too deeply nested to analyse; file skipped")
+        return _failed(job.rel, 1, message("too_deep"))
     return ("scanned", analyzer.uses, [])
 
 
@@ -1470,11 +1485,10 @@ def _load_notebook(data: bytes, rel: str) -> tuple[dict | None, list | None, _Ou
     try:
         notebook = json.loads(text)
     except json.JSONDecodeError as error:
-        message = f"is not valid JSON (line {error.lineno}: {error.msg}); file skipped"
-        return None, None, _failed(rel, error.lineno, message)
+        return None, None, _failed(rel, error.lineno, message("invalid_json", line=error.lineno, why=error.msg))
     cells = _notebook_cells(notebook)
     if cells is None:
-        return None, None, _failed(rel, 1, "is not a Jupyter notebook (no list of cells); file skipped")
+        return None, None, _failed(rel, 1, message("not_notebook"))
     return notebook, cells, None
 
 
@@ -1491,14 +1505,14 @@ def _scan_notebook(job: _Job, data: bytes, config: _Config) -> _Outcome:
             continue
         tree, source, failure = _cell_tree(_cell_source(cell), job.rel)
         if failure is not None:
-            errors.append(FileError(job.rel, failure[0], f"cell {index}, {failure[1]}; cell skipped"))
+            errors.append(FileError(job.rel, failure[0], message("cell_not_python", cell=index, why=failure[1])))
         if tree is None:
             continue
         try:
             with _deep_recursion():
                 analyzer.run(tree, source, cell=index)
         except RecursionError:
-            errors.append(FileError(job.rel, 1, f"cell {index}: too deeply nested to analyse; cell skipped"))
+            errors.append(FileError(job.rel, 1, message("cell_too_deep", cell=index)))
     return ("scanned", analyzer.uses, errors)
 
 
@@ -1535,7 +1549,7 @@ def _scan_tokens(job: _Job, data: bytes, config: _Config) -> _Outcome:
                         target=target,
                         written=target.name,
                         resolved=target.name,
-                        how=_TOKEN_HOW,
+                        resolution=_TOKEN_HOW,
                         confidence="medium",
                         guarded=False,
                         suppressed=suppressions.get(number, _NO_SUPPRESSION),
@@ -1562,16 +1576,12 @@ def _scan_one(job: _Job, config: _Config) -> _Outcome:
     try:
         size = path.stat().st_size  # before reading: a file over the limit is never read
         if config.max_file_size is not None and size > config.max_file_size:
-            return _failed(job.rel, 1, _too_large(size, config.max_file_size))
+            return _failed(job.rel, 1, message("too_large", size=size, limit=config.max_file_size))
         data = path.read_bytes()
     except OSError as error:
-        return _failed(job.rel, 1, f"cannot be read ({error.strerror or error}); file skipped")
+        return _failed(job.rel, 1, message("unreadable_file", why=str(error.strerror or error)))
     with _collector_paused():
         return _scan_data(job, data, config)
-
-
-def _too_large(size: int, limit: int) -> str:
-    return f"is {size:,} bytes, more than the limit of {limit:,} bytes (--max-file-size); file skipped"
 
 
 def _in_a_root_package(job: _Job, config: _Config) -> bool:
@@ -1651,7 +1661,7 @@ def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], errors:
 
     def unreadable(error: OSError) -> None:
         rel = Path(os.path.relpath(error.filename, top)).as_posix() if error.filename else "."
-        errors.append(FileError(rel, 1, f"folder cannot be read ({error.strerror or error}); folder skipped"))
+        errors.append(FileError(rel, 1, message("unreadable_folder", why=str(error.strerror or error))))
 
     packages = {os.path.normpath(top): _package_name(top)}  # folder -> its package name, as the walk goes down
     for directory, subdirectories, files in os.walk(top, onerror=unreadable):
@@ -1691,7 +1701,7 @@ def _collect(
                 kind = _kind(given.name, given.name, include) or "tokens"
                 jobs.append(_Job(kind, str(given), given.name, _package_name(str(given.parent))))
         else:
-            errors.append(FileError(given.as_posix(), 1, "does not exist; skipped"))
+            errors.append(FileError(given.as_posix(), 1, message("missing")))
     seen: set[str] = set()
     unique = []
     for job in jobs:

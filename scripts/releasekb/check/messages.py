@@ -1,0 +1,40 @@
+"""The interface strings of `releasekb check`, and its messages as data.
+
+Every string check shows lives beside the site's in common/locales/<lang>.yaml, under `check`,
+one table per part of the command (report, scanner, fix, baseline, cache). A message the scanner
+or the requirement reader makes is a Message: a kind (a key of the `scanner` table) and its
+parameters, rendered in a language only when a report is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from releasekb.common.i18n import LANGUAGES, interface_strings
+
+
+def check_strings(part: str) -> dict[str, dict[str, str]]:
+    """{lang: strings} of one part of the command's strings, in every language of the site."""
+    return {lang: interface_strings(lang)["check"][part] for lang in LANGUAGES}
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message as data: `kind` names its template, `params` fill it ((name, value) pairs, so
+    that it stays hashable, picklable for the process pool and writable to the scan cache)."""
+
+    kind: str
+    params: tuple[tuple[str, str | int], ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        return interface_strings(lang)["check"]["scanner"][self.kind].format(**dict(self.params))
+
+
+def message(kind: str, **params: str | int) -> Message:
+    return Message(kind, tuple(params.items()))
+
+
+def explained(steps: tuple[Message, ...], lang: str = "en") -> str:
+    """How a use was resolved, step by step ('a; b'), in `lang`."""
+    separator = interface_strings(lang)["check"]["scanner"]["step_separator"]
+    return separator.join(step.text(lang) for step in steps)
