@@ -11,15 +11,17 @@ import pytest
 from releasekb.site import afterwards
 
 
-@pytest.fixture(autouse=True)
-def settled():
-    yield
-    afterwards.drop()
-    afterwards.wait()
-    afterwards.defer(False)
+@pytest.fixture
+def jobs():
+    """A process's jobs, as its build session holds them; settled after each test."""
+    jobs = afterwards.Jobs()
+    yield jobs
+    jobs.drop()
+    jobs.wait()
+    jobs.defer(False)
 
 
-def test_the_latest_request_of_a_kind_runs_once_after_the_running_one():
+def test_the_latest_request_of_a_kind_runs_once_after_the_running_one(jobs):
     started, release = threading.Event(), threading.Event()
     runs = []
 
@@ -28,66 +30,66 @@ def test_the_latest_request_of_a_kind_runs_once_after_the_running_one():
         started.set()
         release.wait(timeout=30)
 
-    afterwards.defer(True)
-    afterwards.later("search index (en)", slow_index, "one")
+    jobs.defer(True)
+    jobs.later("search index (en)", slow_index, "one")
     assert started.wait(timeout=30)
-    afterwards.later("search index (en)", slow_index, "two")  # while the first runs
-    afterwards.later("outputs (en)", runs.append, "outputs")
-    afterwards.later("search index (en)", slow_index, "three")  # supersedes "two"
+    jobs.later("search index (en)", slow_index, "two")  # while the first runs
+    jobs.later("outputs (en)", runs.append, "outputs")
+    jobs.later("search index (en)", slow_index, "three")  # supersedes "two"
     release.set()
-    afterwards.wait()
+    jobs.wait()
     assert runs == ["one", "outputs", "three"]
 
 
-def test_a_whole_builds_work_waits_for_its_folder_and_follows_it(tmp_path):
+def test_a_whole_builds_work_waits_for_its_folder_and_follows_it(jobs, tmp_path):
     """Built in a staging folder, then moved: the held jobs write where the site now is."""
     staging, served = tmp_path / ".site-staging" / "en", tmp_path / "site"
     written = []
-    afterwards.defer(True, hold=True)
-    afterwards.later("outputs (en)", lambda folder, name: written.append((folder, name)), staging / "api", "x")
-    afterwards.wait()
+    jobs.defer(True, hold=True)
+    jobs.later("outputs (en)", lambda folder, name: written.append((folder, name)), staging / "api", "x")
+    jobs.wait()
     assert written == []  # held: the folder is not in place yet
-    afterwards.release({staging: served})
-    afterwards.wait()
+    jobs.release({staging: served})
+    jobs.wait()
     assert written == [(served / "api", "x")]
 
 
-def test_a_failed_builds_work_is_dropped(tmp_path):
+def test_a_failed_builds_work_is_dropped(jobs, tmp_path):
     written = []
-    afterwards.defer(True, hold=True)
-    afterwards.later("outputs (en)", written.append, Path("x"))
-    afterwards.drop()
-    afterwards.later("outputs (zh)", written.append, Path("y"))  # a later build's, not held
-    afterwards.wait()
+    jobs.defer(True, hold=True)
+    jobs.later("outputs (en)", written.append, Path("x"))
+    jobs.drop()
+    jobs.later("outputs (zh)", written.append, Path("y"))  # a later build's, not held
+    jobs.wait()
     assert written == [Path("y")]
 
 
-def test_the_work_waits_while_a_build_runs():
+def test_the_work_waits_while_a_build_runs(jobs):
     """Its Python would share the interpreter with the build, and slow the page a curator waits for."""
     steps = []
 
     def job():
         steps.append("started")
-        afterwards.give_way()
+        jobs.give_way()
         steps.append("went on")
 
-    afterwards.defer(True)
-    afterwards.building(True)
+    jobs.defer(True)
+    jobs.building(True)
     try:
-        afterwards.later("outputs (en)", job)
+        jobs.later("outputs (en)", job)
         wait_until(lambda: steps == ["started"])
-        elsewhere = threading.Thread(target=afterwards.give_way)  # the build's own thread, say
+        elsewhere = threading.Thread(target=jobs.give_way)  # the build's own thread, say
         elsewhere.start()
         elsewhere.join(timeout=30)
         assert not elsewhere.is_alive()  # outside the jobs' thread it never waits
         assert steps == ["started"]  # the job still waits: the build runs
     finally:
-        afterwards.building(False)
-    afterwards.wait()
+        jobs.building(False)
+    jobs.wait()
     assert steps == ["started", "went on"]
 
 
-def test_a_failing_job_is_said_and_the_thread_runs_the_next_request(capsys):
+def test_a_failing_job_is_said_and_the_thread_runs_the_next_request(jobs, capsys):
     """One job's error once ended the jobs' thread, and no job ran again in that process: under
     `serve`, the API, badges, feeds and search index were not updated for the rest of the session."""
 
@@ -95,11 +97,11 @@ def test_a_failing_job_is_said_and_the_thread_runs_the_next_request(capsys):
         raise ValueError("a simulated fault \x1b[31m")
 
     ran = []
-    afterwards.defer(True)
-    afterwards.later("outputs (en)", fail)
-    afterwards.wait()
-    afterwards.later("outputs (en)", ran.append, "the next save's")
-    afterwards.wait()
+    jobs.defer(True)
+    jobs.later("outputs (en)", fail)
+    jobs.wait()
+    jobs.later("outputs (en)", ran.append, "the next save's")
+    jobs.wait()
     assert ran == ["the next save's"]
     said = capsys.readouterr().out
     assert "outputs (en) not updated: ValueError: a simulated fault \\x1b[31m\n" in said
@@ -122,14 +124,16 @@ def _run_sleep_then(exit_how: str, pid_file: Path) -> None:
     import os
     import signal
 
+    jobs = afterwards.Jobs()
+
     def job():
-        afterwards.run_command(["sleep", "120"])
+        jobs.run_command(["sleep", "120"])
 
     thread = threading.Thread(target=job, daemon=True)  # as the jobs' thread is
     thread.start()
-    while not afterwards._children:
+    while not jobs.running_commands():
         thread.join(0.01)
-    pid_file.write_text(str(next(iter(afterwards._children))))
+    pid_file.write_text(str(next(iter(jobs.running_commands()))))
     if exit_how == "killed":
         os.kill(os.getpid(), signal.SIGKILL)
     # "ends": returns, and multiprocessing ends the process as it ends a worker (os._exit)

@@ -213,7 +213,7 @@ import tempfile
 from pathlib import Path
 from releasekb.site import generate
 
-generate_language = generate._generate_language
+generate_language = generate.generate_language
 
 def save_then_generate(*args):
     release = Path("releases/1.1.yaml")
@@ -226,7 +226,7 @@ def save_then_generate(*args):
     os.replace(written, release)
     return generate_language(*args)
 
-generate._generate_language = save_then_generate
+generate.generate_language = save_then_generate
 """
 
 
@@ -253,10 +253,10 @@ import time
 from pathlib import Path
 from releasekb.site import generate
 
-generate_language = generate._generate_language
+generate_language = generate.generate_language
 failed = Path("english-failed")
 
-def fail_in_english(knowledge_base, docs_dir, site_url, lang, written):
+def fail_in_english(knowledge_base, docs_dir, site_url, lang, *rest):
     if lang == "en":
         failed.touch()
         raise ValueError("a simulated fault in the English build")
@@ -264,9 +264,9 @@ def fail_in_english(knowledge_base, docs_dir, site_url, lang, written):
         if failed.exists():
             break
         time.sleep(0.01)
-    return generate_language(knowledge_base, docs_dir, site_url, lang, written)
+    return generate_language(knowledge_base, docs_dir, site_url, lang, *rest)
 
-generate._generate_language = fail_in_english
+generate.generate_language = fail_in_english
 """
 
 

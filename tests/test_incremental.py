@@ -1,5 +1,5 @@
 """Under `serve`, an edit renders only the pages that show what it changed (incremental.py).
-Each test makes an edit a curator makes, lets generate_once write the pages incrementally, and
+Each test makes an edit a curator makes, lets LanguagePages.generate_once write the pages incrementally, and
 compares every generated file with a whole render of the edited data: a page left out would
 show the old text."""
 
@@ -17,8 +17,8 @@ from releasekb.bench.corpus import Corpus
 from releasekb.kb.pages import pages
 from releasekb.kb.pipeline import load_catalog
 from releasekb.kb.validate import load_data, read_files
-from releasekb.site import generate, incremental
-from releasekb.site.generate import generate_once
+from releasekb.site import incremental
+from releasekb.site.generate import LanguagePages
 from releasekb.site.render import render_language, render_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,11 +47,10 @@ def data_dir(request, tmp_path) -> Path:
     return target
 
 
-@pytest.fixture(autouse=True)
-def fresh_process_state(monkeypatch):
-    """Each test starts as a new `serve` does: nothing generated yet in this process."""
-    monkeypatch.setattr(generate, "_generated", None)
-    monkeypatch.setattr(generate, "_written", None)
+@pytest.fixture
+def generated_pages() -> LanguagePages:
+    """What a process generates, as a new `serve`'s worker starts: nothing generated yet."""
+    return LanguagePages()
 
 
 # Edits a curator makes to one release's data, in place; each returns False where it does not apply.
@@ -113,7 +112,7 @@ EDITS = [entry_text, entry_title, entry_level, level_removed, release_fields, re
          highlight_dropped, parent_dropped]  # fmt: skip
 
 
-def test_an_edit_renders_the_pages_a_whole_render_gives(data_dir, tmp_path):
+def test_an_edit_renders_the_pages_a_whole_render_gives(data_dir, tmp_path, generated_pages):
     """Every kind of edit, to every release, checked against a whole render of the edited data."""
     project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
     docs = tmp_path / "docs"
@@ -127,10 +126,10 @@ def test_an_edit_renders_the_pages_a_whole_render_gives(data_dir, tmp_path):
             if edit(data, project, rng) is False:
                 continue
             lang = ("en", "zh")[checked % 2]
-            generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
+            generated_pages.generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
             _write(path, data)
             try:
-                generated = generate_once(read_files(data_dir), docs, "", lang)
+                generated = generated_pages.generate_once(read_files(data_dir), docs, "", lang)
                 whole = render_language(load_catalog(data_dir), lang)
             finally:
                 path.write_text(originals[path], encoding="utf-8")

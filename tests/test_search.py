@@ -15,8 +15,8 @@ import pytest
 from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
 from releasekb.site import search
 from releasekb.site.search import (
+    Indexer,
     SearchDocument,
-    index,
     page_facts,
     page_filters,
     page_meta,
@@ -38,14 +38,15 @@ def test_the_entry_file_always_names_files_that_are_there(tmp_path):
     """A reader's query starts from pagefind-entry.json: after every update, the index it names
     is complete, and the files of the index before it are still there for pages opened earlier."""
     bundle = tmp_path / "pagefind"
+    indexer = Indexer()  # one process's, which keeps the bundle before the last
     generations = []  # each index's own files, as it writes them into an empty folder
     for number, words in enumerate(("apple banana", "cherry damson", "elder fig")):
         documents = [document("fruit/", words), document("more/", words + " more")]
-        index(documents, "en", bundle)
+        indexer.index(documents, "en", bundle)
         hashes = entry_hashes(bundle)
         assert all((bundle / f"pagefind.{h}.pf_meta").is_file() for h in hashes)
         alone = tmp_path / f"alone-{number}"
-        index(documents, "en", alone)
+        Indexer().index(documents, "en", alone)
         generations.append({p.relative_to(alone).as_posix() for p in alone.rglob("*.pf_*")})
     present = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*.pf_*")}
     assert generations[2] | generations[1] <= present  # the newest and the one before
@@ -54,7 +55,7 @@ def test_the_entry_file_always_names_files_that_are_there(tmp_path):
 
 
 def test_pagefinds_own_interfaces_are_not_shipped(tmp_path):
-    index([document("a/", "words")], "en", tmp_path / "pagefind")
+    Indexer().index([document("a/", "words")], "en", tmp_path / "pagefind")
     names = {path.name for path in (tmp_path / "pagefind").iterdir()}
     assert "pagefind.js" in names and "pagefind-entry.json" in names
     assert not {name for name in names if "-ui." in name or "highlight" in name}
@@ -62,11 +63,13 @@ def test_pagefinds_own_interfaces_are_not_shipped(tmp_path):
 
 def test_han_words_are_the_indexes_own_words(tmp_path):
     bundle = tmp_path / "pagefind"
-    index([SearchDocument("a/", "自动求导", "<h1>分布式自动求导</h1><p>分布式训练与自动求导</p>")], "zh", bundle)
+    Indexer().index(
+        [SearchDocument("a/", "自动求导", "<h1>分布式自动求导</h1><p>分布式训练与自动求导</p>")], "zh", bundle
+    )
     words = json.loads((bundle / search.HAN_WORDS_FILE).read_text(encoding="utf-8"))
     assert words == sorted(words) and all(len(word) > 1 for word in words)
     assert "求导" in words and "自动" in words  # as Pagefind's segmenter split the text
-    index([document("a/", "only english")], "en", tmp_path / "english")
+    Indexer().index([document("a/", "only english")], "en", tmp_path / "english")
     assert json.loads((tmp_path / "english" / search.HAN_WORDS_FILE).read_text(encoding="utf-8")) == []
 
 
@@ -77,7 +80,7 @@ def test_filter_and_meta_values_reach_the_index_as_they_are(tmp_path):
     text = page.html("en")
     assert 'data-pagefind-filter="area:one, &quot;two&quot;"' in text
     assert "<title>A &lt;b&gt;, c</title>" in text
-    index([page], "en", tmp_path / "pagefind")
+    Indexer().index([page], "en", tmp_path / "pagefind")
     (fragment,) = fragments(tmp_path / "pagefind")
     assert fragment["filters"] == {"area": ['one, "two"']}
     assert fragment["meta"] == {"title": "A <b>, c", "apis": "a.b, c.d"}
@@ -192,7 +195,7 @@ def test_the_same_pages_give_the_same_index_byte_for_byte(tmp_path):
     ]
     trees = []
     for run in ("a", "b", "c"):
-        index(documents, "en", tmp_path / run)
+        Indexer().index(documents, "en", tmp_path / run)
         trees.append(
             {
                 p.relative_to(tmp_path / run).as_posix(): p.read_bytes()
@@ -227,19 +230,20 @@ def test_a_build_writes_only_the_pages_for_pagefind_that_changed(tmp_path):
     """The pages Pagefind reads are kept in the project between builds (each build wrote and
     deleted thousands of them), and the index is the same as one made from scratch."""
     project = tmp_path / "project"
+    indexer = Indexer()  # this process's
     fruit, more, gone = document("fruit/", "apple"), document("more/", "banana"), document("gone/", "cherry")
-    index([fruit, more, gone], "en", tmp_path / "first", project)
+    indexer.index([fruit, more, gone], "en", tmp_path / "first", project)
     first = kept_files(project)
     assert set(first) == {"fruit/index.html", "more/index.html", "gone/index.html"}
 
     changed = document("more/", "banana split")
-    search._kept.clear()  # as a new build process starts: it reads what the folder holds
-    index([fruit, changed], "en", tmp_path / "second", project)
+    indexer = Indexer()  # as a new build process starts: it reads what the folder holds
+    indexer.index([fruit, changed], "en", tmp_path / "second", project)
     second = kept_files(project)
     assert set(second) == {"fruit/index.html", "more/index.html"}  # the dropped page is gone
     assert second["fruit/index.html"] == first["fruit/index.html"]  # not written again
     assert second["more/index.html"] != first["more/index.html"]
-    index([fruit, changed], "en", tmp_path / "from-scratch")
+    indexer.index([fruit, changed], "en", tmp_path / "from-scratch")
     assert indexed_texts(tmp_path / "second") == indexed_texts(tmp_path / "from-scratch")
     assert any("banana split" in text for text in indexed_texts(tmp_path / "second"))
     assert (project / ".releasekb-cache" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
@@ -248,13 +252,14 @@ def test_a_build_writes_only_the_pages_for_pagefind_that_changed(tmp_path):
 def test_kept_pages_without_their_record_are_written_again(tmp_path):
     """A build killed while writing them leaves no record of what the folder holds."""
     project = tmp_path / "project"
-    index([document("fruit/", "apple")], "en", tmp_path / "first", project)
+    indexer = Indexer()  # this process's
+    indexer.index([document("fruit/", "apple")], "en", tmp_path / "first", project)
     (project / search.PAGES_CACHE / "en.json").unlink()
     stray = project / search.PAGES_CACHE / "en" / "stray" / "index.html"
     stray.parent.mkdir()
     stray.write_text("<h1>stray</h1><p>left halfway</p>", encoding="utf-8")
-    search._kept.clear()
-    index([document("fruit/", "apple")], "en", tmp_path / "second", project)
+    indexer = Indexer()
+    indexer.index([document("fruit/", "apple")], "en", tmp_path / "second", project)
     assert not stray.exists()
     assert not any("left halfway" in text for text in indexed_texts(tmp_path / "second"))
 
@@ -263,9 +268,10 @@ def test_kept_pages_in_use_by_another_process_are_left_alone(tmp_path, monkeypat
     """A build beside a serve of the same project: the serve holds the kept pages, so the build
     writes its own in a temporary folder, removed when its process ends."""
     project = tmp_path / "project"
-    index([document("fruit/", "apple")], "en", tmp_path / "first", project)
+    indexer = Indexer()  # this process's
+    indexer.index([document("fruit/", "apple")], "en", tmp_path / "first", project)
     before = kept_files(project)
-    search._kept.clear()  # this process lets go of them
+    indexer = Indexer()  # this process lets go of them
     lock = project / search.PAGES_CACHE / "en.lock"
     holder = subprocess.Popen(
         [
@@ -284,7 +290,7 @@ def test_kept_pages_in_use_by_another_process_are_left_alone(tmp_path, monkeypat
         temporary = tmp_path / "tmp"
         temporary.mkdir()
         monkeypatch.setattr("tempfile.tempdir", str(temporary))
-        index([document("fruit/", "apple pie")], "en", tmp_path / "second", project)
+        indexer.index([document("fruit/", "apple pie")], "en", tmp_path / "second", project)
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)

@@ -11,7 +11,7 @@ from releasekb.common.problems import DataError
 from releasekb.kb.catalog import Catalog, build_catalog
 from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.pages import redirects_lead_to_pages
-from releasekb.kb.validate import DataFiles, load_data
+from releasekb.kb.validate import DataFiles, LoadedReleases, load_data
 
 
 @dataclass(frozen=True)
@@ -20,9 +20,10 @@ class KnowledgeBase:
     catalog: Catalog
 
 
-def load_knowledge_base(source: Path | DataFiles) -> KnowledgeBase:
-    """source: a data folder, or its files as read before (validate.read_files)."""
-    data = load_data(source)
+def load_knowledge_base(source: Path | DataFiles, loaded: LoadedReleases | None = None) -> KnowledgeBase:
+    """source: a data folder, or its files as read before (validate.read_files); loaded: the
+    release files this process loaded before (validate.LoadedReleases)."""
+    data = load_data(source, loaded)
     catalog = build_catalog(data)
     problems = list(redirects_lead_to_pages(data, catalog))
     if problems:

@@ -167,9 +167,10 @@ def _unreadable(error: OSError) -> str:
     return f"cannot be read: {error.strerror or error}"
 
 
-def load_data(source: Path | DataFiles) -> ValidatedData:
+def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) -> ValidatedData:
     """Load and validate project.yaml and every release file of a data folder (read now, or read
-    before: a DataFiles); raise DataError listing all problems."""
+    before: a DataFiles); raise DataError listing all problems. loaded: the release files loaded
+    before by this process, to load again only those that changed."""
     read = source if isinstance(source, DataFiles) else read_files(Path(source))
     data_dir = read.folder
     problems: list[Problem] = list(read.problems)
@@ -185,8 +186,9 @@ def load_data(source: Path | DataFiles) -> ValidatedData:
         problems.append(
             Problem(display_path(data_dir), 1, 1, "(folder)", "no release files found (expected files like 1.7.yaml)")
         )
+    load = loaded.load if loaded is not None else _load_release
     for name in names:
-        release = _load_release_once(data_dir / name, read.files[name], problems, project)
+        release = load(data_dir / name, read.files[name], problems, project)
         if release is not None:
             releases.append(release)
     if project is None:
@@ -219,33 +221,31 @@ def vocabulary_context(project: ProjectFile | None, data: Any) -> dict | None:
     }
 
 
-# Under `serve` one process loads the data folder again after every save, and parsing the YAML
-# was most of that (1.7 s of 1.9 s at 80 releases): a release file of the same bytes, read with
-# the same project vocabularies, is not parsed and validated again. {resolved path: (the file's
-# bytes and display path, the project, the problems found, the release)}.
-_loaded_releases: dict[str, tuple] = {}
+class LoadedReleases:
+    """The release files one process has loaded, for its next load of the same folder. Under
+    `serve` one process loads the data folder again after every save, and parsing the YAML was
+    most of that: a release file of the same bytes, read with the same project vocabularies, is
+    not parsed and validated again. Held by a build session (site/session.py)."""
 
+    def __init__(self):
+        # {resolved path: (the file's bytes and display path, the project, the problems found, the release)}
+        self._loaded: dict[str, tuple] = {}
 
-def forget_loaded_files() -> None:
-    """The next load parses every file again (the bench times parsing and validating)."""
-    _loaded_releases.clear()
-
-
-def _load_release_once(
-    path: Path, content: bytes, problems: list[Problem], project: ProjectFile | None
-) -> LoadedRelease | None:
-    """_load_release, remembered while the file's bytes and the project are unchanged."""
-    key, before = str(path.resolve()), (content, display_path(path))
-    remembered = _loaded_releases.get(key)
-    if remembered is not None and remembered[0] == before and remembered[1] == project:
-        problems.extend(remembered[2])
-        return remembered[3]
-    found: list[Problem] = []
-    release = _load_release(path, content, found, project)
-    problems.extend(found)
-    if project is not None:
-        _loaded_releases[key] = (before, project, tuple(found), release)
-    return release
+    def load(
+        self, path: Path, content: bytes, problems: list[Problem], project: ProjectFile | None
+    ) -> LoadedRelease | None:
+        """_load_release, remembered while the file's bytes and the project are unchanged."""
+        key, before = str(path.resolve()), (content, display_path(path))
+        remembered = self._loaded.get(key)
+        if remembered is not None and remembered[0] == before and remembered[1] == project:
+            problems.extend(remembered[2])
+            return remembered[3]
+        found: list[Problem] = []
+        release = _load_release(path, content, found, project)
+        problems.extend(found)
+        if project is not None:
+            self._loaded[key] = (before, project, tuple(found), release)
+        return release
 
 
 def _load_release(

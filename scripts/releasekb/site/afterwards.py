@@ -9,6 +9,9 @@ its files whole (a new file renamed over the old one), so the server never serve
 A whole build under `serve` (its first, and after a configuration change) is built in a staging
 folder and then moved into place: its jobs are held until then (`release`), and write into the
 served folder; dropped if the build failed. `releasekb build` does this work before it ends.
+
+A process's jobs are one `Jobs` object, owned by its build session (session.py) and passed to
+the stages that leave work for later (search, publish).
 """
 
 from __future__ import annotations
@@ -23,71 +26,124 @@ from collections.abc import Callable
 from pathlib import Path
 
 from releasekb.common.safe_text import visible
-
-_lock = threading.Lock()
-_wanted: dict[str, tuple[Callable, tuple]] = {}  # {kind: (job, its arguments)}, oldest request first
-_thread: threading.Thread | None = None
-_deferring = False
-_held = False  # jobs wait for release(): their build's folder is not in place yet
-_no_build = threading.Event()  # clear while this process builds: the jobs give way (give_way)
-_no_build.set()
+from releasekb.site.leftovers import end_with_parent
 
 
-def defer(deferring: bool, *, hold: bool = False) -> None:
-    """Set by the builder before each build: whether its jobs run after it (under `serve`), and
-    whether they wait for release(). A whole build first waits for the jobs still running, so
-    that none writes over its files; a dirty one does not (its page must not wait for them)."""
-    global _deferring, _held
-    if hold or not deferring:
-        wait()
-    _deferring, _held = deferring, hold
+class Jobs:
+    """One process's work for after its builds: one thread runs the jobs, one at a time."""
 
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._wanted: dict[str, tuple[Callable, tuple]] = {}  # {kind: (job, its arguments)}, oldest first
+        self._thread: threading.Thread | None = None
+        self._deferring = False
+        self._held = False  # jobs wait for release(): their build's folder is not in place yet
+        self._no_build = threading.Event()  # clear while this process builds: the jobs give way
+        self._no_build.set()
+        self._children: dict[int, subprocess.Popen] = {}  # {pid: the running command}
+        self._children_ended_by: int | None = None  # the process whose exit ends them
 
-def deferring() -> bool:
-    return _deferring
+    def defer(self, deferring: bool, *, hold: bool = False) -> None:
+        """Set by the builder before each build: whether its jobs run after it (under `serve`), and
+        whether they wait for release(). A whole build first waits for the jobs still running, so
+        that none writes over its files; a dirty one does not (its page must not wait for them)."""
+        if hold or not deferring:
+            self.wait()
+        self._deferring, self._held = deferring, hold
 
+    def deferring(self) -> bool:
+        return self._deferring
 
-def building(active: bool) -> None:
-    """Set by the builder around each build: while one runs, the jobs' loops wait (give_way).
-    A lower priority alone is not enough: the jobs' Python shares the process's one interpreter
-    lock with the build, which it would otherwise slow to half speed."""
-    if active:
-        _no_build.clear()
-    else:
-        _no_build.set()
+    def building(self, active: bool) -> None:
+        """Set by the builder around each build: while one runs, the jobs' loops wait (give_way).
+        A lower priority alone is not enough: the jobs' Python shares the process's one interpreter
+        lock with the build, which it would otherwise slow to half speed."""
+        if active:
+            self._no_build.clear()
+        else:
+            self._no_build.set()
 
+    def give_way(self) -> None:
+        """Called by the jobs between steps: in the jobs' thread, wait while a build runs."""
+        if threading.current_thread() is self._thread:
+            self._no_build.wait()
 
-def give_way() -> None:
-    """Called by the jobs between steps: in the jobs' thread, wait while a build runs."""
-    if threading.current_thread() is _thread:
-        _no_build.wait()
+    def later(self, kind: str, job: Callable, *args) -> None:
+        """Run job(*args) after the build, replacing a job of the same kind not started yet."""
+        with self._lock:
+            self._wanted.pop(kind, None)
+            self._wanted[kind] = (job, args)
+            self._start()
 
+    def release(self, moved: dict[Path, Path]) -> None:
+        """Run the held jobs, now that the build's folders are in place: {staging folder: where it
+        is now}; the jobs' folders are moved with them."""
+        with self._lock:
+            for kind, (job, args) in self._wanted.items():
+                self._wanted[kind] = (job, tuple(_moved(arg, moved) for arg in args))
+            self._held = False
+            self._start()
 
-def later(kind: str, job: Callable, *args) -> None:
-    """Run job(*args) after the build, replacing a job of the same kind not started yet."""
-    with _lock:
-        _wanted.pop(kind, None)
-        _wanted[kind] = (job, args)
-        _start()
+    def drop(self) -> None:
+        """Forget the held jobs: their build failed, and its folder is gone."""
+        with self._lock:
+            self._wanted.clear()
+            self._held = False
 
+    def _start(self) -> None:
+        """Start the thread (under the lock) unless one runs, which takes the new job (it ends only
+        under the lock), or the jobs are held."""
+        if self._thread is None and self._wanted and not self._held:
+            self._thread = threading.Thread(target=self._run, name="releasekb-afterwards", daemon=True)
+            self._thread.start()
 
-def release(moved: dict[Path, Path]) -> None:
-    """Run the held jobs, now that the build's folders are in place: {staging folder: where it
-    is now}; the jobs' folders are moved with them."""
-    global _held
-    with _lock:
-        for kind, (job, args) in _wanted.items():
-            _wanted[kind] = (job, tuple(_moved(arg, moved) for arg in args))
-        _held = False
-        _start()
+    def _run(self) -> None:
+        _lower_priority()
+        while True:
+            with self._lock:
+                if not self._wanted:
+                    self._thread = None
+                    return
+                kind = next(iter(self._wanted))
+                job, args = self._wanted.pop(kind)
+            try:
+                job(*args)
+            except Exception as error:  # any job's: said, and the thread goes on; the next save runs it again
+                print(f"{kind} not updated: {_reason(error)}", flush=True)
 
+    def wait(self) -> None:
+        """Until every job asked for has run."""
+        while (thread := self._thread) is not None and thread.is_alive():
+            thread.join()
 
-def drop() -> None:
-    """Forget the held jobs: their build failed, and its folder is gone."""
-    global _held
-    with _lock:
-        _wanted.clear()
-        _held = False
+    def run_command(self, command: list[str]) -> subprocess.CompletedProcess:
+        """Run a job's command (Pagefind) to its end, with this thread's lower priority. It ends
+        with this process, however this process ends: left running, it would write into a folder
+        `serve` removes as it stops (one was found so, hung, minutes after a test's serve had ended)."""
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=end_with_parent
+        )
+        if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
+            at_exit(self._end_children)
+            self._children_ended_by = os.getpid()
+        self._children[process.pid] = process
+        try:
+            stdout, stderr = process.communicate()
+        finally:
+            self._children.pop(process.pid, None)
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+    def running_commands(self) -> list[int]:
+        """The process ids of the commands the jobs run now."""
+        return list(self._children)
+
+    def _end_children(self) -> None:
+        """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
+        which Python ends without waiting)."""
+        for process in list(self._children.values()):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 def _moved(value, moved: dict[Path, Path]):
@@ -96,31 +152,6 @@ def _moved(value, moved: dict[Path, Path]):
             if value.is_relative_to(old):
                 return new / value.relative_to(old)
     return value
-
-
-def _start() -> None:
-    """Start the thread (under the lock) unless one runs, which takes the new job (it ends only
-    under the lock), or the jobs are held."""
-    global _thread
-    if _thread is None and _wanted and not _held:
-        _thread = threading.Thread(target=_run, name="releasekb-afterwards", daemon=True)
-        _thread.start()
-
-
-def _run() -> None:
-    global _thread
-    _lower_priority()
-    while True:
-        with _lock:
-            if not _wanted:
-                _thread = None
-                return
-            kind = next(iter(_wanted))
-            job, args = _wanted.pop(kind)
-        try:
-            job(*args)
-        except Exception as error:  # any job's: said, and the thread goes on; the next save runs it again
-            print(f"{kind} not updated: {_reason(error)}", flush=True)
 
 
 def _reason(error: Exception) -> str:
@@ -139,62 +170,8 @@ def _lower_priority() -> None:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
-def wait() -> None:
-    """Until every job asked for has run."""
-    while (thread := _thread) is not None and thread.is_alive():
-        thread.join()
-
-
-def run_command(command: list[str]) -> subprocess.CompletedProcess:
-    """Run a job's command (Pagefind) to its end, with this thread's lower priority. It ends
-    with this process, however this process ends: left running, it would write into a folder
-    `serve` removes as it stops (one was found so, hung, minutes after a test's serve had ended)."""
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_end_with_parent
-    )
-    global _children_ended_by
-    if _children_ended_by != os.getpid():  # once per process: a forked worker starts without it
-        at_exit(_end_children)
-        _children_ended_by = os.getpid()
-    _children[process.pid] = process
-    try:
-        stdout, stderr = process.communicate()
-    finally:
-        _children.pop(process.pid, None)
-    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
-
-
-_children: dict[int, subprocess.Popen] = {}  # {pid: the running command}
-_children_ended_by: int | None = None  # the process whose exit ends them
-
-
-def _end_with_parent() -> None:
-    """In the command's process before it starts: SIGKILL when the thread that started it ends
-    (Linux), so that a worker killed outright (its parent was) takes its command with it."""
-    if _prctl is not None:
-        _prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
-
-
-def _end_children() -> None:
-    """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
-    which Python ends without waiting)."""
-    for process in list(_children.values()):
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-
-
 def at_exit(function: Callable, *args, **kwargs) -> None:
     """Call function(*args, **kwargs) when this process ends normally. A language worker ends by
     os._exit, which skips atexit (and so tempfile's clean-up) but runs multiprocessing's own
     finalizers; in the main process those run at exit too."""
     multiprocessing.util.Finalize(None, function, args=args, kwargs=kwargs, exitpriority=10)
-
-
-# Resolved before any fork: the child between fork and exec must not load libraries.
-_prctl = None
-if sys.platform.startswith("linux"):
-    import ctypes
-
-    with contextlib.suppress(OSError, AttributeError):
-        _prctl = ctypes.CDLL(None, use_errno=True).prctl

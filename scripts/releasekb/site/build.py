@@ -25,13 +25,15 @@ from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property
 from multiprocessing import get_context
+from multiprocessing.sharedctypes import SynchronizedArray
 from pathlib import Path
 
 from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.common.problems import DataError
 from releasekb.kb.validate import DataFiles, read_files
-from releasekb.site import afterwards, leftovers, progress
-from releasekb.site.generate import build_language, building_from, docs_root, generate_once
+from releasekb.site import leftovers, progress
+from releasekb.site.generate import build_language, docs_root
+from releasekb.site.session import Session
 
 
 def language_configs(config_file: str | Path) -> dict[str, Path]:
@@ -44,16 +46,29 @@ def language_configs(config_file: str | Path) -> dict[str, Path]:
     }
 
 
-def _end_with_parent(parent_pid: int) -> None:
-    """Run in each language's worker as it starts: end it when the releasekb process ends, however
-    it ends (SIGKILL, a crash), so no worker is left running, orphaned, after its build or serve."""
-    if sys.platform.startswith("linux"):
-        import ctypes
+# A language worker's session (session.py): made once, as the worker starts (_start_worker), and
+# used by every build it runs. The worker's one piece of state across the calls its executor
+# makes: a ProcessPoolExecutor gives the functions it runs no other way to share an object.
+_worker_session: Session | None = None
 
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent_pid:  # the parent ended before the line above took effect
-        os._exit(1)
+
+def _start_worker(parent_pid: int, counters: SynchronizedArray) -> None:
+    """Run in each language's worker as it starts: end it when the releasekb process ends, however
+    it ends (SIGKILL, a crash), so no worker is left running, orphaned, after its build or serve;
+    and make the session its builds share, counting its pages into the builder's counters."""
+    global _worker_session
+    leftovers.end_with_parent(parent_pid)
+    _worker_session = Session(counters)
+
+
+def _release_jobs(moved: dict[Path, Path]) -> None:
+    """Run in a worker: its build's folder is in place, its held jobs run (afterwards.Jobs.release)."""
+    _worker_session.jobs.release(moved)
+
+
+def _drop_jobs() -> None:
+    """Run in a worker: its build failed, its held jobs are dropped (afterwards.Jobs.drop)."""
+    _worker_session.jobs.drop()
 
 
 def _warm_up() -> None:
@@ -111,36 +126,37 @@ def _build_one_language(
     builder read them) and build it with MkDocs.
     A dirty build (under `serve`) renders only the pages whose generated file changed, in place.
     Under `serve`, the search index and the other outputs are written after the build
-    (afterwards.py): a whole build's, once its folder is in place (SiteBuilder.build_into)."""
+    (afterwards.py): a whole build's, once its folder is in place (SiteBuilder.build_into).
+    Every build of this worker shares its session (session.py)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    afterwards.defer(serving, hold=serving and not dirty)
-    afterwards.building(True)  # the work left from the build before waits for this one
+    from releasekb.site.plugin import plugin_of
+
+    session = _worker_session  # made as the worker started
+    session.jobs.defer(serving, hold=serving and not dirty)
+    session.jobs.building(True)  # the work left from the build before waits for this one
     try:
         config = load_config(config_file, site_dir=site_dir, strict=strict)
+        plugin_of(config).session = session
         # Generated here rather than in the hook, so that data problems are reported once
         # by the parent rather than by every language; the hook then finds them written.
         lang = build_language(config)
-        with building_from(data):
-            generated = generate_once(data, docs_root(config), config.site_url or "", lang)
-            if dirty and (generated.dropped_pages or lang not in _built_languages):
+        with session.building_from(data):
+            generated = session.pages.generate_once(data, docs_root(config), config.site_url or "", lang)
+            if dirty and (generated.dropped_pages or lang not in session.built_languages):
                 why = "pages were removed" if generated.dropped_pages else "no earlier build"
                 return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
             build(config, dirty=dirty)
-        _built_languages.add(lang)
+        session.built_languages.add(lang)
         site_url = config.site_url or ""
     except DataError as error:
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
     finally:
-        afterwards.building(False)
+        session.jobs.building(False)
     return LanguageResult(Outcome.BUILT, site_url=site_url)
-
-
-# The languages this process has built: a dirty build needs an earlier one to start from.
-_built_languages: set[str] = set()
 
 
 class SiteBuilder:
@@ -158,10 +174,12 @@ class SiteBuilder:
         self.serving = serving
         self.site_url_set = False  # whether the last build knew the site's address
         self.counters = progress.shared_counters()
-        progress.use(self.counters)  # inherited by the workers
         self._workers = {
             lang: ProcessPoolExecutor(
-                max_workers=1, mp_context=get_context("fork"), initializer=_end_with_parent, initargs=(os.getpid(),)
+                max_workers=1,
+                mp_context=get_context("fork"),
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.counters),  # inherited by the forked worker, not pickled
             )
             for lang in LANGUAGES
         }
@@ -211,9 +229,9 @@ class SiteBuilder:
             if self.serving:  # the outputs held for after the build: into the served folder, or dropped
                 for lang, worker in self._workers.items():
                     if built:
-                        worker.submit(afterwards.release, {staging / lang: site_dir / url_prefix(lang)})
+                        worker.submit(_release_jobs, {staging / lang: site_dir / url_prefix(lang)})
                     else:
-                        worker.submit(afterwards.drop)
+                        worker.submit(_drop_jobs)
             shutil.rmtree(staging, ignore_errors=True)
 
     def update(self, site_dir: Path) -> bool:

@@ -7,14 +7,14 @@ longer correspond to data are removed. Files are rewritten only when their text 
 so MkDocs' dirty checks and file watchers see only real changes.
 
 Each language's build (build.py) generates its own pages in its own process, from the data files
-its builder read once for every language (`building_from`), and the MkDocs hook finds them
-written; the functions reading a build's MkDocs configuration are here too.
+its builder read once for every language (session.py), and the MkDocs hook finds them
+written; what the process generated last, for the next build, is its LanguagePages. The
+functions reading a build's MkDocs configuration are here too.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,9 +24,9 @@ from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.pages import pages
 from releasekb.kb.pipeline import KnowledgeBase, load_knowledge_base
 from releasekb.kb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
-from releasekb.kb.validate import DataFiles, read_files
+from releasekb.kb.validate import DataFiles, LoadedReleases
 from releasekb.site.incremental import pages_to_render, what_changed
-from releasekb.site.render import render_language, render_pages
+from releasekb.site.render import Rows, render_language, render_pages
 
 
 def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
@@ -68,22 +68,25 @@ class _Written:
     links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
 
 
-def _generate_language(
-    knowledge_base: KnowledgeBase, docs_dir: Path, site_url: str, lang: str, written: _Written | None
+def generate_language(
+    knowledge_base: KnowledgeBase, docs_dir: Path, site_url: str, lang: str, written: _Written | None, rows: Rows
 ) -> tuple[frozenset[str], _Written]:
     """Write one language's pages: after an edit, only the pages that show what it changed
-    (incremental.py), else all of them. Returns every page's path and what was written."""
+    (incremental.py), else all of them. Returns every page's path and what was written.
+    rows: the overviews' rows of the render before, for the pages written after an edit."""
     catalog = knowledge_base.catalog
     page_list = pages(catalog)
     paths = tuple(page.path for page in page_list)
     change = None if written is None or written.paths != paths else what_changed(written.data, knowledge_base.data)
     if change is None:
-        rendered = render_pages(catalog, lang, site_url)
+        rows.clear()
+        rendered = render_pages(catalog, lang, site_url, rows=rows)
         write_pages({f"{lang}/{path}": text for path, text in rendered.texts.items()}, docs_dir, [lang])
         links = rendered.links
     else:
         only = pages_to_render(page_list, change.pages, written.links)
-        rendered = render_pages(catalog, lang, site_url, only=only, rows_changed=change.features)
+        rows.forget(change.features)
+        rendered = render_pages(catalog, lang, site_url, only=only, rows=rows)
         _make_folders(docs_dir / lang / path for path in rendered.texts)
         for path, text in rendered.texts.items():
             _write_if_changed(docs_dir / lang / path, text)
@@ -127,51 +130,30 @@ class Generated:
     catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
 
 
-# The pages this process last generated: MkDocs calls the hook's on_config on every build,
-# and `releasekb build` generates before the build starts (to report data problems once).
-_generated: Generated | None = None
-_written: _Written | None = None  # and what they were made from, for the next edit's
+class LanguagePages:
+    """The pages one process last generated, and what they were made from, for its next build's:
+    MkDocs calls the plugin's on_config on every build, and `releasekb build` generates before
+    the build starts (to report data problems once). Held by the process's session (session.py)."""
 
+    def __init__(self, releases: LoadedReleases | None = None):
+        self.releases = releases if releases is not None else LoadedReleases()
+        self._generated: Generated | None = None
+        self._written: _Written | None = None
+        self._rows = Rows()
 
-def generate_once(data: DataFiles, docs_root: Path, site_url: str, lang: str) -> Generated:
-    """Validate and write one language's pages unless this data version is already written
-    by this process. Raises DataError on invalid data."""
-    global _generated, _written
-    target = Target(str(data.folder), str(docs_root), site_url, lang)
-    fingerprint = data.fingerprint
-    if _generated is None or (_generated.target, _generated.fingerprint) != (target, fingerprint):
-        knowledge_base = load_knowledge_base(data)
-        same_target = _generated is not None and _generated.target == target
-        tree, _written = _generate_language(
-            knowledge_base, docs_root, site_url, lang, _written if same_target else None
-        )
-        dropped = same_target and not _generated.pages <= tree
-        _generated = Generated(target, fingerprint, tree, dropped, knowledge_base.catalog)
-    return _generated
-
-
-# The data files of the build this process runs, as its builder read them (build.py).
-_build_data: DataFiles | None = None
-
-
-@contextlib.contextmanager
-def building_from(data: DataFiles) -> Iterator[None]:
-    """Every stage of the build run inside uses `data` (data_of_build): the builder read the files
-    once for every language, and a file saved meanwhile must change none of the outputs."""
-    global _build_data
-    _build_data = data
-    try:
-        yield
-    finally:
-        _build_data = None
-
-
-def data_of_build(data_dir: Path) -> DataFiles:
-    """The data files of this process's build: as its builder read them, else (a plain `mkdocs
-    build`, whose hook is the first to read them) read now."""
-    if _build_data is not None and _build_data.folder == data_dir:
-        return _build_data
-    return read_files(data_dir)
+    def generate_once(self, data: DataFiles, docs_root: Path, site_url: str, lang: str) -> Generated:
+        """Validate and write one language's pages unless this data version is already written
+        by this process. Raises DataError on invalid data."""
+        target = Target(str(data.folder), str(docs_root), site_url, lang)
+        before = self._generated
+        if before is None or (before.target, before.fingerprint) != (target, data.fingerprint):
+            knowledge_base = load_knowledge_base(data, self.releases)
+            same_target = before is not None and before.target == target
+            written = self._written if same_target else None
+            tree, self._written = generate_language(knowledge_base, docs_root, site_url, lang, written, self._rows)
+            dropped = same_target and not before.pages <= tree
+            self._generated = Generated(target, data.fingerprint, tree, dropped, knowledge_base.catalog)
+        return self._generated
 
 
 def build_language(config) -> str:

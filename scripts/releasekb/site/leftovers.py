@@ -1,15 +1,23 @@
-"""Temporary folders, named with their process's id so that the next process can remove what a
+"""What a process leaves behind when it is killed, and how to leave nothing.
+
+Temporary folders, named with their process's id so that the next process can remove what a
 killed one left (SIGKILL, the OOM killer, a power loss): a process that ends normally removes
 its own folders; one killed outright cannot. Used for a build's staging folder, `serve`'s site
 and the pages given to Pagefind when the project's own folder for them is in use by another
 process (thousands of files at 80 releases).
+
+Child processes (the language workers, Pagefind) that end with the process that started them
+(end_with_parent), rather than run on, orphaned.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
+import sys
 import tempfile
 from pathlib import Path
 
@@ -49,3 +57,29 @@ def process_alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return True  # no /proc (not Linux): os.kill said it exists
+
+
+def end_with_parent(parent_pid: int | None = None) -> None:
+    """Run in a child process as it starts: SIGKILL it when the thread that started it ends
+    (Linux), however that ends (SIGKILL, a crash), so that no child is left running, orphaned.
+    parent_pid: the parent's id, to end at once if the parent ended before this took effect.
+    Safe between fork and exec (a `preexec_fn`): it loads no library (see _PRCTL)."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if parent_pid is not None and os.getppid() != parent_pid:
+        os._exit(1)
+
+
+def _prctl():
+    """Linux's prctl, or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        return ctypes.CDLL(None, use_errno=True).prctl
+    return None
+
+
+# Resolved at import, before any fork: the child between fork and exec must not load libraries.
+_PRCTL = _prctl()

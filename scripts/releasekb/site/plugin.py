@@ -19,8 +19,10 @@ reads mkdocs.yml without running plugins builds the same pages (render.py).
 written into the site's docs, and its name, theme, navigation, search and pages stay its own.
 Only the plugin's own pages get its stylesheet and script.
 
-The state of a build lives on the plugin instance, as in Material's plugins; what a worker of
-`releasekb build` generated before the build started is in generate.py's per-process record.
+The state of a build lives on the plugin instance, as in Material's plugins; what a process keeps
+between its builds is its Session (session.py), which a worker of `releasekb build` and `serve`
+gives the plugin (it generated the pages before the build started), and which the plugin holds
+itself under a plain `mkdocs build` or `mkdocs serve`.
 """
 
 from __future__ import annotations
@@ -50,9 +52,10 @@ from releasekb.common.problems import DataError
 from releasekb.kb.pipeline import load_knowledge_base
 from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
 from releasekb.kb.validate import read_files
-from releasekb.site import afterwards, progress, publish, search
-from releasekb.site.generate import build_language, data_of_build, docs_root, generate_once
+from releasekb.site import publish, search
+from releasekb.site.generate import build_language, docs_root
 from releasekb.site.render import Outline, index_titles, not_found_page, outline, render_pages
+from releasekb.site.session import Session
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
 # assets every page of a whole site loads: MkDocs copies the files of a theme folder into the site.
@@ -94,6 +97,7 @@ class ReleaseKBPlugin(BasePlugin):
     config_scheme = OPTIONS
 
     def __init__(self):
+        self.session = Session()  # this process's; a language worker gives the plugin its own
         self.section = ""  # the `path` option, without slashes
         self.lang = DEFAULT_LANGUAGE
         self.data_dir = Path("releases")
@@ -101,9 +105,13 @@ class ReleaseKBPlugin(BasePlugin):
         self.catalog = None
         self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
         self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
-        self._section_fingerprint = ""
+        self._section_made_from: tuple = ()  # what section_pages were rendered from
         self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
         self._section_page: Page | None = None  # the navigation's page of the page being rendered
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Nothing to do: defined so that MkDocs keeps this instance, and its session, across
+        `mkdocs serve`'s rebuilds (MkDocs 1.4+), as a language worker keeps its own."""
 
     # ------------------------------------------------------------------ configuration
 
@@ -173,13 +181,14 @@ class ReleaseKBPlugin(BasePlugin):
             "without_js": strings["search_without_js"],
             "features": strings["nav_features"],
         }
-        progress.start(lang)
+        self.session.progress.start(lang)
 
     def _generate(self, config: MkDocsConfig):
         """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
         Every later stage of the build uses the catalog made here, never the files again."""
         try:
-            generated = generate_once(data_of_build(self.data_dir), docs_root(config), self.root_url, self.lang)
+            data = self.session.data_of_build(self.data_dir)
+            generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
         except DataError as error:
             raise _invalid_data(error) from None
         self.catalog = generated.catalog
@@ -189,10 +198,11 @@ class ReleaseKBPlugin(BasePlugin):
     def _load_section(self, config: MkDocsConfig) -> None:
         """A section's pages, rendered in memory once per data version."""
         data = read_files(self.data_dir)
-        if data.fingerprint == self._section_fingerprint:
+        made_from = (data.fingerprint, self.section, self.lang, self._section_url())
+        if made_from == self._section_made_from:
             return
         try:
-            knowledge_base = load_knowledge_base(data)
+            knowledge_base = load_knowledge_base(data, self.session.releases)
         except DataError as error:
             raise _invalid_data(error) from None
         self.catalog = knowledge_base.catalog
@@ -201,7 +211,7 @@ class ReleaseKBPlugin(BasePlugin):
         rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=DEFAULT_LANGUAGE)
         self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
         self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
-        self._section_fingerprint = data.fingerprint
+        self._section_made_from = made_from
 
     def _section_url(self) -> str:
         """The section's address: absolute with the site's, else a path from the site's root."""
@@ -216,14 +226,14 @@ class ReleaseKBPlugin(BasePlugin):
         if self.section or material is None:
             return  # a section leaves the site's search as it is; no search box: nothing to index
         material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
-        material.search_index = search.feed_for(self.lang).prepare(self.catalog, material_config)
+        material.search_index = self.session.indexer.feed_for(self.lang).prepare(self.catalog, material_config)
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         if self.section:
             self._add_section_files(files, config)
         else:
-            progress.total(len(files.documentation_pages()))
-            search.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
+            self.session.progress.total(len(files.documentation_pages()))
+            self.session.indexer.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
         _require_local_assets(files, config)
         return files
 
@@ -366,7 +376,7 @@ class ReleaseKBPlugin(BasePlugin):
             self._section_page.active = False
             self._section_page = None
         if not self.section:
-            progress.page_done()
+            self.session.progress.page_done()
             return output
         if page.file.src_uri not in self.html_pages:
             return output
@@ -382,19 +392,20 @@ class ReleaseKBPlugin(BasePlugin):
         """The machine-readable outputs (JSON API, badges, objects.inv, feed) and the search index
         of this language; after the page has reloaded, under `serve` (afterwards.py)."""
         site_dir = Path(config.site_dir)
+        jobs = self.session.jobs
         if self.section:
             section_dir = site_dir / self.section
             publish.write_outputs(self.catalog, self.lang, self._section_url(), section_dir, section=True)
             return
         lang = self.lang
-        if afterwards.deferring():  # under `serve`: renamed into place, as the site is being served
-            write = functools.partial(publish.write_outputs, whole=True)
-            afterwards.later(f"outputs ({lang})", write, self.catalog, lang, self.root_url, site_dir)
+        if jobs.deferring():  # under `serve`: renamed into place, as the site is being served
+            write = functools.partial(publish.write_outputs, whole=True, give_way=jobs.give_way)
+            jobs.later(f"outputs ({lang})", write, self.catalog, lang, self.root_url, site_dir)
         else:
             publish.write_outputs(self.catalog, lang, self.root_url, site_dir)
         if _material_search(config) is not None:
             try:
-                search.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
+                self.session.indexer.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
             except RuntimeError as error:
                 raise PluginError(f"search index: {error}") from None
 

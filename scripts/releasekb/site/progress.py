@@ -1,7 +1,7 @@
 """Build progress on a terminal: pages done per language and elapsed time, on one line.
 
 The language builds run in worker processes; each counts its pages into counters shared
-with the parent (`use` before the workers start), and the parent's Reporter redraws the
+with the parent (given to each worker's Progress as it starts), and the parent's Reporter redraws the
 line a few times a second. Nothing is printed when stderr is not a terminal (CI logs,
 pipes), and outside `releasekb build`/`serve` (a plain `mkdocs build`) nothing is counted.
 """
@@ -16,18 +16,10 @@ from multiprocessing.sharedctypes import SynchronizedArray
 
 from releasekb.common.i18n import LANGUAGES
 
-# Per language: pages done, pages in total (0 until the build has collected its files).
-_counters: SynchronizedArray | None = None
-_slot: int | None = None  # this process's language, once its build has started
-
 
 def shared_counters() -> SynchronizedArray:
+    """Per language: pages done, pages in total (0 until the build has collected its files)."""
     return get_context("fork").Array("i", 2 * len(LANGUAGES))
-
-
-def use(counters: SynchronizedArray) -> None:
-    global _counters
-    _counters = counters
 
 
 def reset(counters: SynchronizedArray) -> None:
@@ -35,21 +27,26 @@ def reset(counters: SynchronizedArray) -> None:
         counters[:] = [0] * len(counters)
 
 
-def start(lang: str) -> None:
-    """Called by the MkDocs hook when a language's build starts in this process."""
-    global _slot
-    _slot = LANGUAGES.index(lang) if lang in LANGUAGES else None
+class Progress:
+    """What one process counts into the shared counters: the pages of the language it builds.
+    Without counters (a plain `mkdocs build`), nothing is counted."""
 
+    def __init__(self, counters: SynchronizedArray | None = None):
+        self.counters = counters
+        self._slot: int | None = None  # this process's language, once its build has started
 
-def total(pages: int) -> None:
-    if _counters is not None and _slot is not None:
-        _counters[2 * _slot + 1] = pages
+    def start(self, lang: str) -> None:
+        """Called by the MkDocs plugin when a language's build starts in this process."""
+        self._slot = LANGUAGES.index(lang) if lang in LANGUAGES else None
 
+    def total(self, pages: int) -> None:
+        if self.counters is not None and self._slot is not None:
+            self.counters[2 * self._slot + 1] = pages
 
-def page_done() -> None:
-    if _counters is not None and _slot is not None:
-        with _counters.get_lock():
-            _counters[2 * _slot] += 1
+    def page_done(self) -> None:
+        if self.counters is not None and self._slot is not None:
+            with self.counters.get_lock():
+                self.counters[2 * self._slot] += 1
 
 
 def line(counters, elapsed: float) -> str:

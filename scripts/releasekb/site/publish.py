@@ -43,7 +43,6 @@ from releasekb.kb.urls import (
     permanent_url,
     release_path,
 )
-from releasekb.site import afterwards
 
 # Badge colours by the level's place among the project's labels (most stable first), so any
 # project's scheme gets sensible colours: green, blue, orange, then grey for unlabeled.
@@ -56,17 +55,24 @@ class OutputError(PluginError):
     the output and, where known, the text (a library's traceback would name neither)."""
 
 
-def outputs(catalog: Catalog, lang: str, site_url: str, *, section: bool = False) -> dict[str, bytes]:
+def _go_on() -> None:
+    """give_way outside a job of afterwards.py: nothing to wait for."""
+
+
+def outputs(
+    catalog: Catalog, lang: str, site_url: str, *, section: bool = False, give_way: Callable[[], None] = _go_on
+) -> dict[str, bytes]:
     """section: the knowledge base is one language's section of another site (the plugin's
     `path`). Its pages exist in that language only, so what states the addresses of every
     language's pages (the JSON API, the feed of another language than the default) is left out.
+    give_way: called between steps (a job's, under `serve`: afterwards.Jobs.give_way).
     Raises OutputError."""
     files: dict[str, bytes] = {}
     if lang == DEFAULT_LANGUAGE and not section:
-        files.update(_made("the JSON API (api/)", api_files, catalog, site_url))
-    afterwards.give_way()  # under `serve`, made after the page: a rebuild goes first
+        files.update(_made("the JSON API (api/)", api_files, catalog, site_url, give_way))
+    give_way()  # under `serve`, made after the page: a rebuild goes first
     files.update(_made(f"the badges ({lang})", badges, catalog, lang))
-    afterwards.give_way()
+    give_way()
     files[INVENTORY] = _made(f"{INVENTORY} ({lang})", inventory, catalog, lang)
     if lang == DEFAULT_LANGUAGE or not section:
         files[FEED] = _made(f"{FEED} ({lang})", feed, catalog, lang, site_url)
@@ -83,16 +89,23 @@ def _made(what: str, make: Callable, *args):
 
 
 def write_outputs(
-    catalog: Catalog, lang: str, site_url: str, site_dir: Path, *, whole: bool = False, section: bool = False
+    catalog: Catalog,
+    lang: str,
+    site_url: str,
+    site_dir: Path,
+    *,
+    whole: bool = False,
+    section: bool = False,
+    give_way: Callable[[], None] = _go_on,
 ) -> None:
     """Write the outputs of one language into its site, only those whose bytes changed. whole:
     each as a new file renamed over the old (`serve` may be serving it; a build's folder is not
     served until it is complete, and is spared the extra renames)."""
-    files = outputs(catalog, lang, site_url, section=section)
+    files = outputs(catalog, lang, site_url, section=section, give_way=give_way)
     for folder in {(site_dir / path).parent for path in files}:  # once each, not once per badge
         folder.mkdir(parents=True, exist_ok=True)
     for path, content in files.items():
-        afterwards.give_way()
+        give_way()
         target = site_dir / path
         if target.is_file() and target.read_bytes() == content:
             continue  # unchanged: `serve` must not see a write
@@ -104,7 +117,7 @@ def write_outputs(
         os.replace(written, target)
 
 
-def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
+def api_files(catalog: Catalog, site_url: str, give_way: Callable[[], None] = _go_on) -> dict[str, bytes]:
     documents = {
         API_FEATURES: api.features_document(catalog, list(catalog.features.values()), site_url),
         API_RELEASES: api.releases_document(catalog, site_url),
@@ -114,7 +127,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, bytes]:
         check_schema.SCHEMA_PATH: check_schema.schema(),
     }
     for release in catalog.releases:
-        afterwards.give_way()
+        give_way()
         documents[api_release_path(release.version)] = api.release_document(catalog, release, site_url)
     return {path: api.to_json(document, compact=True) for path, document in documents.items()}
 

@@ -267,29 +267,26 @@ def render_pages(
     lang: str,
     site_url: str = "",
     only: Collection[str] | None = None,
-    rows_changed: Collection[str] | None = None,
+    rows: Rows | None = None,
     url_lang: str | None = None,
 ) -> Rendered:
     """Render the pages of one language (those whose path is in `only`, when given) and
     FILTER_TEXT_FILE, noting the pages each one links to (incremental.py reads them: a page
     shows what it links to, so it must be rendered again when one of those changes).
 
-    rows_changed: the features whose rows in the overviews must be rendered again, the rows of
-    the others kept from this process's last render (see `_PageHelpers.row`); None: every row.
+    rows: the overviews' rows kept from the caller's last render of this catalog's pages, which
+    the caller has told what changed since (Rows.forget); the rows rendered now are added to
+    them. None: every row is rendered.
     url_lang: the language whose address prefix permanent links take (default: lang); a
     section of another site (plugin.py) has its pages at the section's root in any language."""
     env = environment()
     strings = interface_strings(lang)
     texts, links, badges = {}, {}, {}
-    if rows_changed is None:
-        _rows.clear()
-    else:
-        for key in [key for key in _rows if key[-1] in rows_changed]:
-            del _rows[key]
+    rows = Rows() if rows is None else rows
     for page in pages(catalog):
         if only is not None and page.path not in only:
             continue
-        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang)
+        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang, rows)
         context = {
             "catalog": catalog,
             "lang": lang,
@@ -394,9 +391,15 @@ def levels_attribute(feature: Feature) -> str:
     return " ".join(f"{release.version}={state}" for release, state in feature.level_history)
 
 
-# The overviews' rows of one feature each, by (site_url, language, page path, feature id): under
-# `serve`, an edit renders again the rows of the features it changed, not the thousands of others.
-_rows: dict[tuple[str, str, str, str], Markup] = {}
+class Rows(dict[tuple[str, str, str, str], Markup]):
+    """The overviews' rows of one feature each, by (site_url, language, page path, feature id):
+    under `serve`, an edit renders again the rows of the features it changed, not the thousands
+    of others. Kept by the caller of render_pages between its renders (generate.py)."""
+
+    def forget(self, features: Collection[str]) -> None:
+        """These features changed: their rows are rendered again."""
+        for key in [key for key in self if key[-1] in features]:
+            del self[key]
 
 
 class _PageHelpers:
@@ -411,11 +414,13 @@ class _PageHelpers:
         site_url: str,
         badges: dict | None = None,
         url_lang: str | None = None,
+        rows: Rows | None = None,
     ):
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
         self.url_lang = url_lang or lang  # the language prefix of permanent links
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
         self.linked: set[str] = set()  # the pages this page links to
+        self.rows = Rows() if rows is None else rows
 
     def functions(self) -> dict:
         return {
@@ -469,9 +474,9 @@ class _PageHelpers:
         """macro(*args): a row of an overview that shows only this feature's own data (its
         entries), kept while the feature is unchanged (see render_pages)."""
         key = (self.site_url, self.lang, self.path, feature_id)
-        if key not in _rows:
-            _rows[key] = Markup(macro(*args))
-        return _rows[key]
+        if key not in self.rows:
+            self.rows[key] = Markup(macro(*args))
+        return self.rows[key]
 
     def href(self, to_path: str, anchor: str = "") -> Markup:
         self.linked.add(to_path)

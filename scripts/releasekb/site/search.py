@@ -32,6 +32,7 @@ import posixpath
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -211,12 +212,13 @@ class PagefindFeed:
     """Stands in for Material's search index (the two methods its search plugin calls): keeps
     each rendered page's text for Pagefind and gives Material a small index file without pages.
 
-    One feed per language lives as long as its build process: under `serve`, a dirty build
-    renders only the pages that changed, and the feed keeps every other page's text from the
-    builds before (pages the site no longer has are dropped, see keep_only)."""
+    One feed per language lives as long as its build process (in its Indexer): under `serve`, a
+    dirty build renders only the pages that changed, and the feed keeps every other page's text
+    from the builds before (pages the site no longer has are dropped, see keep_only)."""
 
-    def __init__(self, lang: str):
+    def __init__(self, lang: str, indexer: Indexer):
         self.lang = lang
+        self.indexer = indexer
         self.material_config: dict = {}
         self.settings: dict = {}
         self.filters: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -259,20 +261,11 @@ class PagefindFeed:
         kept in project_dir for the next build (see index)."""
         documents = sorted(self.documents.values(), key=lambda document: document.url)
         bundle = site_dir / SEARCH_BUNDLE
-        if afterwards.deferring():
-            afterwards.later(f"search index ({self.lang})", index, documents, self.lang, bundle, project_dir)
+        jobs, index = self.indexer.jobs, self.indexer.index
+        if jobs.deferring():
+            jobs.later(f"search index ({self.lang})", index, documents, self.lang, bundle, project_dir)
         else:
             index(documents, self.lang, bundle, project_dir)
-
-
-# The feed of each language built in this process.
-_feeds: dict[str, PagefindFeed] = {}
-
-
-def feed_for(lang: str) -> PagefindFeed:
-    if lang not in _feeds:
-        _feeds[lang] = PagefindFeed(lang)
-    return _feeds[lang]
 
 
 def pagefind_executable() -> Path:
@@ -295,38 +288,129 @@ PAGES_CACHE = Path(".releasekb-cache") / "search-pages"
 TEMPORARY_PAGES_FOLDER = "releasekb-search-pages-"
 
 
-def index(documents: list[SearchDocument], lang: str, bundle_dir: Path, project_dir: Path | None = None) -> None:
-    """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole). The
-    pages Pagefind reads are kept in project_dir's PAGES_CACHE for the next index; without
-    project_dir, written to a temporary folder and removed after."""
-    if project_dir is not None:
-        _index(_kept_pages(project_dir, lang).update(documents, lang), documents, bundle_dir)
-        return
-    pages = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
-    try:
-        _index(_StagedPages(pages).update(documents, lang), documents, bundle_dir)
-    finally:
-        shutil.rmtree(pages, ignore_errors=True)
+class Indexer:
+    """One process's search indexing: each language's feed, and what the process keeps between
+    its builds to index again only what changed (the pages given to Pagefind, the Han words of
+    the fragments read, the bundle files it put in place). Its jobs (afterwards.py) run the
+    indexing after the page under `serve`, and Pagefind."""
 
+    def __init__(self, jobs: afterwards.Jobs | None = None):
+        self.jobs = jobs if jobs is not None else afterwards.Jobs()
+        self._feeds: dict[str, PagefindFeed] = {}
+        self._kept: dict[tuple[Path, str], _StagedPages] = {}  # by (project, language)
+        # {(fragment file name, size): its Han words}. Pagefind names a fragment by a hash of its
+        # content, so after a save under `serve` only the fragments of the pages that changed are read.
+        self._fragment_words: dict[tuple[str, int], frozenset[str]] = {}
+        # The files of the bundle this process last put in each folder (the one before, once replaced).
+        self._installed: dict[Path, set[str]] = {}
 
-def _index(pages_dir: Path, documents: list[SearchDocument], bundle_dir: Path) -> None:
-    afterwards.give_way()
-    # Written beside its place: moved there by renames, which cannot cross file systems (a /tmp
-    # in memory, as many systems have, and a site on disk).
-    bundle_dir.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
-        output = Path(tmp) / "bundle"
-        command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
-        done = afterwards.run_command(command)
-        if done.returncode != 0:
-            raise RuntimeError(f"Pagefind failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-        for unused in output.iterdir():
-            if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
-                unused.unlink()
-        _sort_filter_values(output)
-        words = han_words(output) if any(HAN.search(document.content_html) for document in documents) else []
-        (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
-        _install(output, bundle_dir)
+    def feed_for(self, lang: str) -> PagefindFeed:
+        """The feed of a language built in this process."""
+        if lang not in self._feeds:
+            self._feeds[lang] = PagefindFeed(lang, self)
+        return self._feeds[lang]
+
+    def index(
+        self, documents: list[SearchDocument], lang: str, bundle_dir: Path, project_dir: Path | None = None
+    ) -> None:
+        """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole). The
+        pages Pagefind reads are kept in project_dir's PAGES_CACHE for the next index; without
+        project_dir, written to a temporary folder and removed after."""
+        if project_dir is not None:
+            staged = self._kept_pages(project_dir, lang).update(documents, lang, self.jobs.give_way)
+            self._index(staged, documents, bundle_dir)
+            return
+        pages = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
+        try:
+            self._index(_StagedPages(pages).update(documents, lang, self.jobs.give_way), documents, bundle_dir)
+        finally:
+            shutil.rmtree(pages, ignore_errors=True)
+
+    def _index(self, pages_dir: Path, documents: list[SearchDocument], bundle_dir: Path) -> None:
+        self.jobs.give_way()
+        # Written beside its place: moved there by renames, which cannot cross file systems (a /tmp
+        # in memory, as many systems have, and a site on disk).
+        bundle_dir.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
+            output = Path(tmp) / "bundle"
+            command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
+            done = self.jobs.run_command(command)
+            if done.returncode != 0:
+                raise RuntimeError(f"Pagefind failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+            for unused in output.iterdir():
+                if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
+                    unused.unlink()
+            _sort_filter_values(output)
+            words = self.han_words(output) if any(HAN.search(document.content_html) for document in documents) else []
+            (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+            self._install(output, bundle_dir)
+
+    def _kept_pages(self, project_dir: Path, lang: str) -> _StagedPages:
+        """The kept pages of a project's language, locked for this process (a serve holds them as
+        long as it runs). If another process holds them, a temporary folder instead, removed when
+        this process ends, or by the next process that makes one if this one is killed: not by
+        tempfile's clean-up at exit, which a language worker (ended by os._exit) skips."""
+        key = (project_dir.resolve(), lang)
+        if key not in self._kept:
+            cache = project_dir / PAGES_CACHE
+            cache.mkdir(parents=True, exist_ok=True)
+            ignore_all = cache.parent / ".gitignore"
+            if not ignore_all.exists():
+                ignore_all.write_text("# made by releasekb: a cache, not a source\n*\n", encoding="utf-8")
+            if lock := _lock(cache / f"{lang}.lock"):
+                self._kept[key] = _StagedPages(cache / lang, record=cache / f"{lang}.json", lock=lock)
+            else:
+                root = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
+                afterwards.at_exit(shutil.rmtree, root, ignore_errors=True)
+                self._kept[key] = _StagedPages(root)
+        return self._kept[key]
+
+    def han_words(self, bundle: Path) -> list[str]:
+        """Every Han word of two or more characters that Pagefind's segmenter made of the pages.
+
+        Pagefind splits Chinese into words twice: at index time with its own dictionary, and in the
+        browser with the browser's (which, in Chromium, splits 自动求导 into 自动/求/导 where the
+        index has 自动/求导, so the query finds nothing). The worker asks Pagefind not to split
+        queries and splits them itself, longest word first, with the words the index really has.
+        Pagefind keeps each page's text in its fragment, the words joined by zero-width spaces."""
+        words: set[str] = set()
+        for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+            key = (fragment.name, fragment.stat().st_size)
+            if key not in self._fragment_words:
+                self.jobs.give_way()
+                text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+                content = json.loads(text[text.index("{") :]).get("content", "")
+                found = {word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han(word)}
+                self._fragment_words[key] = frozenset(found)
+            words |= self._fragment_words[key]
+        return sorted(words)
+
+    def _install(self, new: Path, bundle_dir: Path) -> None:
+        """Put a new bundle in place so that a reader searching meanwhile never sees half of it.
+
+        Pagefind names its index files by their content, and a reader's query starts from
+        pagefind-entry.json: the new files go in beside the old ones, then the entry file is
+        replaced in one rename. Files of the bundle before the previous one are removed (a page
+        opened before the last update may still ask for the previous ones)."""
+        new_files = _bundle_files(new)
+        if not bundle_dir.exists():  # a new site (every `build`): the whole bundle in one rename
+            os.replace(new, bundle_dir)
+            self._installed[bundle_dir] = new_files
+            return
+        present = _bundle_files(bundle_dir)
+        entry = "pagefind-entry.json"
+        for folder in {(bundle_dir / relative).parent for relative in new_files}:
+            folder.mkdir(parents=True, exist_ok=True)
+        for relative in sorted(new_files - {entry}):
+            target = bundle_dir / relative
+            if "/" in relative and target.exists():
+                continue  # an index file, named by its content: the same file
+            os.replace(new / relative, target)
+        os.replace(new / entry, bundle_dir / entry)
+        previous = self._installed.get(bundle_dir, present)
+        for stale in present - new_files - previous:
+            (bundle_dir / stale).unlink(missing_ok=True)
+        self._installed[bundle_dir] = new_files
 
 
 class _StagedPages:
@@ -350,7 +434,7 @@ class _StagedPages:
                 shutil.rmtree(root, ignore_errors=True)  # what it holds is not known: start over
         root.mkdir(parents=True, exist_ok=True)
 
-    def update(self, documents: list[SearchDocument], lang: str) -> Path:
+    def update(self, documents: list[SearchDocument], lang: str, give_way: Callable[[], None]) -> Path:
         if self.record is not None:
             self.record.unlink(missing_ok=True)
         wanted = {document.url: document.html(lang) for document in documents}
@@ -358,7 +442,7 @@ class _StagedPages:
         for url in self.written.keys() - wanted.keys():
             (self.root / url / "index.html").unlink(missing_ok=True)
         for url, page_html in wanted.items():
-            afterwards.give_way()
+            give_way()
             if self.written.get(url) != digests[url]:
                 target = self.root / url / "index.html"
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -367,30 +451,6 @@ class _StagedPages:
         if self.record is not None:
             self.record.write_text(json.dumps(digests, separators=(",", ":")), encoding="utf-8")
         return self.root
-
-
-_kept: dict[tuple[Path, str], _StagedPages] = {}  # by (project, language), for this process
-
-
-def _kept_pages(project_dir: Path, lang: str) -> _StagedPages:
-    """The kept pages of a project's language, locked for this process (a serve holds them as
-    long as it runs). If another process holds them, a temporary folder instead, removed when
-    this process ends, or by the next process that makes one if this one is killed: not by
-    tempfile's clean-up at exit, which a language worker (ended by os._exit) skips."""
-    key = (project_dir.resolve(), lang)
-    if key not in _kept:
-        cache = project_dir / PAGES_CACHE
-        cache.mkdir(parents=True, exist_ok=True)
-        ignore_all = cache.parent / ".gitignore"
-        if not ignore_all.exists():
-            ignore_all.write_text("# made by releasekb: a cache, not a source\n*\n", encoding="utf-8")
-        if lock := _lock(cache / f"{lang}.lock"):
-            _kept[key] = _StagedPages(cache / lang, record=cache / f"{lang}.json", lock=lock)
-        else:
-            root = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
-            afterwards.at_exit(shutil.rmtree, root, ignore_errors=True)
-            _kept[key] = _StagedPages(root)
-    return _kept[key]
 
 
 def _lock(path: Path):
@@ -451,65 +511,7 @@ def _write_pagefind(folder: Path, language: str, length: int, suffix: str, data,
     return name
 
 
-def han_words(bundle: Path) -> list[str]:
-    """Every Han word of two or more characters that Pagefind's segmenter made of the pages.
-
-    Pagefind splits Chinese into words twice: at index time with its own dictionary, and in the
-    browser with the browser's (which, in Chromium, splits 自动求导 into 自动/求/导 where the
-    index has 自动/求导, so the query finds nothing). The worker asks Pagefind not to split
-    queries and splits them itself, longest word first, with the words the index really has.
-    Pagefind keeps each page's text in its fragment, the words joined by zero-width spaces."""
-    words: set[str] = set()
-    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
-        key = (fragment.name, fragment.stat().st_size)
-        if key not in _fragment_words:
-            afterwards.give_way()
-            text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
-            content = json.loads(text[text.index("{") :]).get("content", "")
-            found = {word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han(word)}
-            _fragment_words[key] = frozenset(found)
-        words |= _fragment_words[key]
-    return sorted(words)
-
-
-# {(fragment file name, size): its Han words}. Pagefind names a fragment by a hash of its
-# content, so after a save under `serve` only the fragments of the pages that changed are read.
-_fragment_words: dict[tuple[str, int], frozenset[str]] = {}
-
-
 _WORD_BREAKS = re.compile(r"[\s\u200b]+")
-
-
-def _install(new: Path, bundle_dir: Path) -> None:
-    """Put a new bundle in place so that a reader searching meanwhile never sees half of it.
-
-    Pagefind names its index files by their content, and a reader's query starts from
-    pagefind-entry.json: the new files go in beside the old ones, then the entry file is
-    replaced in one rename. Files of the bundle before the previous one are removed (a page
-    opened before the last update may still ask for the previous ones)."""
-    new_files = _bundle_files(new)
-    if not bundle_dir.exists():  # a new site (every `build`): the whole bundle in one rename
-        os.replace(new, bundle_dir)
-        _installed[bundle_dir] = new_files
-        return
-    present = _bundle_files(bundle_dir)
-    entry = "pagefind-entry.json"
-    for folder in {(bundle_dir / relative).parent for relative in new_files}:
-        folder.mkdir(parents=True, exist_ok=True)
-    for relative in sorted(new_files - {entry}):
-        target = bundle_dir / relative
-        if "/" in relative and target.exists():
-            continue  # an index file, named by its content: the same file
-        os.replace(new / relative, target)
-    os.replace(new / entry, bundle_dir / entry)
-    previous = _installed.get(bundle_dir, present)
-    for stale in present - new_files - previous:
-        (bundle_dir / stale).unlink(missing_ok=True)
-    _installed[bundle_dir] = new_files
-
-
-# The files of the bundle this process last put in each folder (the one before, once replaced).
-_installed: dict[Path, set[str]] = {}
 
 
 def _bundle_files(folder: Path) -> set[str]:
