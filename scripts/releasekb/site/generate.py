@@ -26,7 +26,7 @@ from releasekb.kb.pipeline import KnowledgeBase, load_knowledge_base
 from releasekb.kb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
 from releasekb.kb.validate import DataFiles, LoadedReleases
 from releasekb.site.incremental import pages_to_render, what_changed
-from releasekb.site.render import Rows, render_language, render_pages
+from releasekb.site.render import Rows, render_pages
 
 
 def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
@@ -46,17 +46,6 @@ def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] 
     _make_folders(docs_dir / path for path in pages)
     changed += [path for path, text in pages.items() if _write_if_changed(docs_dir / path, text)]
     return changed
-
-
-def generate(
-    catalog: Catalog, docs_dir: Path, site_url: str = "", languages: Iterable[str] = LANGUAGES
-) -> dict[str, str]:
-    """Write every page of these languages; returns the files written, {"en/releases/1.7.md": page, ...}."""
-    pages = {
-        f"{lang}/{path}": text for lang in languages for path, text in render_language(catalog, lang, site_url).items()
-    }
-    write_pages(pages, docs_dir, languages)
-    return pages
 
 
 @dataclass(frozen=True)
