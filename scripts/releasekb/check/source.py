@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from releasekb.check.findings import display_prefix
-from releasekb.check.scan import _cell_source, _notebook_cells
+from releasekb.check.scan.analyzer import _cell_source, _notebook_cells
 
 # ast ends a line at CRLF, CR or LF (and nowhere else): line numbers count the same way here
 LINE_END = re.compile(r"\r\n|\r|\n")
