@@ -16,7 +16,7 @@ import pytest
 
 from helpers import REAL_RELEASES, real_data, run_check, write_tree
 from releasekb.check import scan
-from releasekb.check.scan import analyzer
+from releasekb.check.scan import decoding
 
 RANGE = ("--from", "1.4", "--to", "1.7")
 USES = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
@@ -35,13 +35,13 @@ PARSED = ["a.py", "b.py", "d.ipynb", "e.py"]
 def parses(monkeypatch) -> list[str]:
     """The files (notebook cells) the scanner parses, in order."""
     parsed: list[str] = []
-    original = analyzer._parse
+    original = decoding.parse
 
     def counting(text, rel):
         parsed.append(rel)
         return original(text, rel)
 
-    monkeypatch.setattr(analyzer, "_parse", counting)
+    monkeypatch.setattr(decoding, "parse", counting)
     return parsed
 
 

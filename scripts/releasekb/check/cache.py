@@ -32,7 +32,7 @@ FOLDER = ".releasekb_cache"
 _FILE = "scan.json"
 _FORMAT = 1
 _SCANNER = Path(scan.__file__).parent  # the scanner's package: all of its code decides what it finds
-_STATUSES = ("scanned", "skipped", "error")  # scan.analyzer._Outcome's first item
+_STATUSES = ("scanned", "skipped", "error")  # scan.jobs.Outcome's first item
 STRINGS = check_strings("cache")  # common/locales/<lang>.yaml, `check.cache`
 
 
