@@ -709,7 +709,7 @@ def test_every_message_kind_the_checker_makes_has_a_template():
     only when a report shows it."""
     written = {
         kind
-        for module in Path(findings.__file__).parent.glob("*.py")
+        for module in Path(findings.__file__).parent.rglob("*.py")  # check and its scan package
         for kind in re.findall(r'\bmessage\("(\w+)"', module.read_text(encoding="utf-8"))
     }
     assert len(written) > 20
@@ -951,12 +951,12 @@ def test_a_call_condition_that_cannot_be_meant_is_refused(tmp_path, capsys, when
 
 def test_a_file_over_the_size_limit_is_skipped_reported_and_never_parsed(code, capsys, monkeypatch):
     """Issue 29: a 30 MB file took 54 s and 5.4 GB. The file is 1,001 bytes, the limit 1KB."""
-    from releasekb.check import scan
+    from releasekb.check.scan import decoding
 
     code(**{"big.py": "import torch\nx = torch.fft(s)\n" + "#" * 970 + "\n", "small.py": "import torch\n"})
     parsed = []
-    real_parse = scan._parse
-    monkeypatch.setattr(scan, "_parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
+    real_parse = decoding.parse
+    monkeypatch.setattr(decoding, "parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
     status, out, _ = run(capsys, ".", "--max-file-size", "1KB")
     assert parsed == ["small.py"]
     message = "is 1,001 bytes, more than the limit of 1,000 bytes (--max-file-size); file skipped"

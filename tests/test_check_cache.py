@@ -16,6 +16,7 @@ import pytest
 
 from helpers import REAL_RELEASES, real_data, run_check, write_tree
 from releasekb.check import scan
+from releasekb.check.scan import decoding
 
 RANGE = ("--from", "1.4", "--to", "1.7")
 USES = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
@@ -34,13 +35,13 @@ PARSED = ["a.py", "b.py", "d.ipynb", "e.py"]
 def parses(monkeypatch) -> list[str]:
     """The files (notebook cells) the scanner parses, in order."""
     parsed: list[str] = []
-    original = scan._parse
+    original = decoding.parse
 
     def counting(text, rel):
         parsed.append(rel)
         return original(text, rel)
 
-    monkeypatch.setattr(scan, "_parse", counting)
+    monkeypatch.setattr(decoding, "parse", counting)
     return parsed
 
 
@@ -172,3 +173,22 @@ def test_the_cache_holds_across_processes_whatever_their_hash_seed(checked_proje
     ]
     assert "Scanned 5 files, took 0 from the cache" in runs[0]
     assert all("Scanned 0 files, took 5 from the cache" in run for run in runs[1:]), runs
+
+
+def test_a_change_to_any_module_of_the_scanner_changes_its_digest(tmp_path):
+    """The scanner is a package: a change to any of its modules, not only to its __init__.py,
+    must invalidate the cache."""
+    import shutil
+    from pathlib import Path
+
+    from releasekb.check import cache
+
+    copy = tmp_path / "scan"
+    shutil.copytree(Path(scan.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert cache.scanner_digest(copy) == cache.scanner_digest()
+    digests = {cache.scanner_digest(copy)}
+    for name in ("__init__.py", "analyzer.py", "walk.py"):
+        with (copy / name).open("a", encoding="utf-8") as module:
+            module.write("# changed\n")
+        digests.add(cache.scanner_digest(copy))
+    assert len(digests) == 4

@@ -645,14 +645,14 @@ def test_a_file_that_cannot_be_read_is_an_error(tmp_path, monkeypatch):
 
 
 def test_a_file_over_the_size_limit_is_skipped_unread_and_reported(tmp_path, monkeypatch):
-    import releasekb.check.scan as scanner
+    from releasekb.check.scan import decoding
 
     write(tmp_path, "big.py", "import torch\ntorch.fft(x)\n" + "#" * 998 + "\n")  # 1,025 bytes
     write(tmp_path, "small.py", "import torch\ntorch.fft(x)\n")
     assert (tmp_path / "big.py").stat().st_size == 1025
     parsed, read = [], []
-    real_parse, real_read_bytes = scanner._parse, Path.read_bytes
-    monkeypatch.setattr(scanner, "_parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
+    real_parse, real_read_bytes = decoding.parse, Path.read_bytes
+    monkeypatch.setattr(decoding, "parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
     monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path.name) or real_read_bytes(path))
     result = scan_tree(tmp_path, FFT_CALL, jobs=1, max_file_size=1024)
     message = "is 1,025 bytes, more than the limit of 1,024 bytes (--max-file-size); file skipped"

@@ -3,7 +3,7 @@ an unchanged tree parses nothing.
 
 One entry per file, valid while these stay the same: the file's bytes (a hash), the way it was
 named (its path and kind, which the uses it yields carry), and everything else the scanner's
-result depends on: the scanner's own code (scan.py), the Python version (its parser), and the
+result depends on: the scanner's own code (every module of scan/), the Python version (its parser), and the
 scanner's configuration, which holds every API name and code root the knowledge base gives it
 and the confidence asked for. A knowledge base that gains or loses an API therefore rescans
 everything, while findings, messages and levels are always worked out afresh from the uses.
@@ -31,8 +31,8 @@ from releasekb.common.atomic import WriteFailed, write_text
 FOLDER = ".releasekb_cache"
 _FILE = "scan.json"
 _FORMAT = 1
-_SCANNER_SOURCE = Path(scan.__file__)
-_STATUSES = ("scanned", "skipped", "error")  # scan._Outcome's first item
+_SCANNER = Path(scan.__file__).parent  # the scanner's package: all of its code decides what it finds
+_STATUSES = ("scanned", "skipped", "error")  # scan.jobs.Outcome's first item
 STRINGS = check_strings("cache")  # common/locales/<lang>.yaml, `check.cache`
 
 
@@ -113,10 +113,19 @@ def configuration_digest(config) -> str:
     identity = {
         "format": _FORMAT,
         "python": list(sys.version_info[:2]),
-        "scanner": hashlib.blake2b(_SCANNER_SOURCE.read_bytes(), digest_size=16).hexdigest(),
+        "scanner": scanner_digest(),
         "config": _canonical(config),
     }
     return hashlib.blake2b(json.dumps(identity, sort_keys=True).encode(), digest_size=16).hexdigest()
+
+
+def scanner_digest(folder: Path = _SCANNER) -> str:
+    """A hash of the scanner's code: every module of its package, in name order."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted(folder.glob("*.py")):
+        data = path.read_bytes()
+        digest.update(f"{path.name}:{len(data)}:".encode() + data)  # lengths keep the parts apart
+    return digest.hexdigest()
 
 
 def _canonical(value):

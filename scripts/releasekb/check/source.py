@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from releasekb.check.findings import display_prefix
-from releasekb.check.scan import _cell_source, _notebook_cells
+from releasekb.check.scan.notebooks import cell_source, notebook_cells
 
 # ast ends a line at CRLF, CR or LF (and nowhere else): line numbers count the same way here
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -43,9 +43,9 @@ def source_lines(file: Path, cell: int | None) -> list[str]:
         text = file.read_text(encoding="utf-8", errors="replace").removeprefix(UTF8_BOM)
         if cell is None:
             return split_lines(text)
-        cells = _notebook_cells(json.loads(text)) or []
+        cells = notebook_cells(json.loads(text)) or []
     except (OSError, ValueError):
         return []
     if not 0 < cell <= len(cells) or not isinstance(cells[cell - 1], dict):
         return []
-    return split_lines(_cell_source(cells[cell - 1]))
+    return split_lines(cell_source(cells[cell - 1]))
