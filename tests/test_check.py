@@ -24,6 +24,7 @@ import yaml
 
 from helpers import data_copy, line_of
 from releasekb.check import findings, messages, output
+from releasekb.check.records import CallCondition
 from releasekb.cli import main
 from releasekb.common import safe_text
 from releasekb.common.i18n import LANGUAGES, interface_strings
@@ -880,6 +881,13 @@ def test_the_index_and_its_schema_carry_the_call_condition(real_catalog):
     assert "when" not in records[("torch.fft", "call")]["entries"][0]  # absent: every use
     assert "when" in api.schema()["$defs"]["api_entry"]["properties"]
     assert ("torch.sum", "any") not in records
+
+
+def test_check_parses_the_call_condition_once_into_a_typed_record(real_catalog):
+    index = findings.ApiIndex(api_index.index_document(real_catalog, ""), "releases")
+    entry = next(e for e in index.records[("torch.mean", "call")].entries if e.id == "reduction-keepdim-default")
+    assert entry.when == CallCondition(params=("input", "dim", "keepdim"), passed=("dim",), not_passed=("keepdim",))
+    assert index.records[("torch.fft", "call")].entries[0].when is None  # every use
 
 
 @pytest.mark.parametrize(

@@ -3,13 +3,14 @@ its public address (`site_url` in project.yaml) or `--site-url` gives it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from helpers import REAL_RELEASES, real_data, run_check, write_tree
 from releasekb.check.findings import ApiIndex
-from releasekb.check.links import site_address
+from releasekb.check.links import make_absolute, site_address
 from releasekb.common.problems import DataError
 from releasekb.kb import api_index
 from releasekb.kb.pipeline import load_catalog
@@ -77,6 +78,20 @@ def test_site_url_makes_the_links_of_a_site_relative_index_absolute(checked_proj
 def test_an_index_fetched_from_a_site_links_to_that_site(source, site_url, address):
     index = ApiIndex(api_index.index_document(load_catalog(REAL_RELEASES), ""), source)
     assert site_address(index, site_url) == address
+
+
+def test_absolute_links_are_new_records_of_the_index_as_its_records_are_frozen():
+    index = ApiIndex(api_index.index_document(load_catalog(REAL_RELEASES), ""), "saved/apis.json")
+    relative = index.records[("torch.fft", "call")]
+    make_absolute(index, "https://kb.example.org/")
+    absolute = index.records[("torch.fft", "call")]
+    assert [e.urls for e in relative.entries] == [{"en": f"/{ENTRY}", "zh": f"/zh/{ENTRY}"}]
+    assert [e.urls for e in absolute.entries] == [
+        {"en": f"https://kb.example.org/{ENTRY}", "zh": f"https://kb.example.org/zh/{ENTRY}"}
+    ]
+    assert absolute.entries[0].feature_urls["en"] == f"https://kb.example.org/{FEATURE}"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        absolute.entries[0].urls = {}
 
 
 def test_project_yaml_accepts_only_an_address_as_site_url(tmp_path):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from releasekb.check.messages import Message, check_strings, explained, message
+from releasekb.check.records import ApiRecord, CallCondition, IndexEntry, Level
 from releasekb.common.safe_text import visible
 from releasekb.common.versions import is_version, release_as_of, version_key
 
@@ -36,6 +37,8 @@ PLACES_SHOWN = 10  # the text report lists this many places of one finding, then
 CONFIDENCES = ("high", "medium", "low")
 _CHANGE_FINDINGS = {"removal": "removed", "breaking": "breaking", "deprecation": "deprecated"}
 BARE_IGNORE = "*"  # `# releasekb: ignore` without ids suppresses every finding on its line
+# What a finding takes from the use it is about (scan.Use has each of these fields)
+_USE_FIELDS = ("path", "line", "column", "cell", "confidence", "guarded", "resolved", "written", "resolution")
 
 # Interface strings of the command, in every language of the site (common/locales/<lang>.yaml,
 # `check.report`). Messages name APIs in backticks, as release notes do; {subject} is the API as the
@@ -52,23 +55,25 @@ class CheckUsage(Exception):
 
 
 class ApiIndex:
-    """An API index document (api_index.index_document or a published apis.json), ready to query."""
+    """An API index document (api_index.index_document or a published apis.json), parsed into
+    records (records.py) ready to query. The document must be valid: index_source.load_index
+    checks a published one against its schema and references."""
 
     def __init__(self, document: dict, source: str):
-        self.document = document
         self.source = source  # what the report names as the knowledge base
         self.product: dict[str, str] = document["product"]
         self.versions = [release["version"] for release in document["releases"]]
         self.order = {version: position for position, version in enumerate(self.versions)}
-        self.levels = {level["key"]: level for level in document["levels"]}
+        self.levels = {level["key"]: Level.parse(level) for level in document["levels"]}
         self.code_roots: dict[str, list[str]] = document.get("code_roots") or {}
-        self.records = {(record["name"], record["use"]): record for record in document["apis"]}
+        parsed = map(ApiRecord.parse, document["apis"])
+        self.records: dict[tuple[str, str], ApiRecord] = {record.key: record for record in parsed}
 
     def ranked_levels(self) -> list[str]:
         """Level keys with a rank, most stable first: the choices of --max-stability."""
-        return [key for key, level in self.levels.items() if level["rank"] is not None]
+        return [key for key, level in self.levels.items() if level.rank is not None]
 
-    def level_as_of(self, record: dict, version: str | None) -> tuple[str, str] | None:
+    def level_as_of(self, record: ApiRecord, version: str | None) -> tuple[str, str] | None:
         """(release, level key) of the latest level with a rank that the introducing feature
         was published at, at or before the release `version`; None when there is none (an
         unlabeled mention says nothing about stability, so it does not replace a stated level)
@@ -77,10 +82,15 @@ class ApiIndex:
             return None
         published = [
             (release, key)
-            for release, key in record["levels"].items()
-            if self.order[release] <= self.order[version] and self.levels[key]["rank"] is not None
+            for release, key in record.levels.items()
+            if self.order[release] <= self.order[version] and self.levels[key].rank is not None
         ]
         return max(published, key=lambda item: self.order[item[0]], default=None)
+
+    def position(self, release: str | None) -> int:
+        """Where a compared release (Options.old_release/new_release) is in the index's order: -1
+        before the first release, so that no release described is at or before it."""
+        return -1 if release is None else self.order[release]
 
 
 def open_index(index_source: str | None, data_dir: Path, site_url: str = "", timeout: float | None = None) -> ApiIndex:
@@ -171,18 +181,12 @@ def _asked_version(index: ApiIndex, flag: str, text: str) -> str:
     return same[0] if same else version
 
 
-def position(index: ApiIndex, release: str | None) -> int:
-    """Where a compared release (Options.old_release/new_release) is in the index's order: -1
-    before the first release, so that no release described is at or before it."""
-    return -1 if release is None else index.order[release]
-
-
 def _parse_only(index: ApiIndex, text: str | None) -> frozenset[str]:
     """'torch-fft,rpc-api' -> those feature ids, each of which must list an API in the index."""
     if not text:
         return frozenset()
     ids = {part.strip() for part in text.split(",") if part.strip()}
-    known = {entry["id"] for record in index.records.values() for entry in record["entries"]}
+    known = {entry.id for record in index.records.values() for entry in record.entries}
     unknown = sorted(ids - known)
     if unknown:
         hint = difflib.get_close_matches(unknown[0], sorted(known), n=1)
@@ -231,6 +235,23 @@ class Finding:
     # in a notebook: the line of the notebook file (its JSON text) that holds the use, where
     # SARIF places it; None elsewhere, or when the file cannot be read again
     file_line: int | None = None
+
+    @classmethod
+    def cite(cls, kind: str, record: ApiRecord, entry: IndexEntry, use, **fields) -> Finding:
+        """A finding of `kind` about `use` (a scan.Use) of `record`, citing `entry`: what they
+        say, and `fields` for the rest (and for what differs from the use: a requirement finding is
+        placed at the declaration)."""
+        cited = {
+            "api": record.name,
+            "use": record.use,
+            "entry": entry.id,
+            "release": entry.release,
+            "urls": entry.urls,
+            "feature_urls": entry.feature_urls,
+            "title": entry.title,
+            **{name: getattr(use, name) for name in _USE_FIELDS},
+        }
+        return cls(kind=kind, **{**cited, **fields})
 
     @property
     def how(self) -> str:
@@ -360,7 +381,7 @@ def _merged(results: list):
 
 def analyse(index: ApiIndex, options: Options, result, paths: list[str], confidence: str = "low") -> Report:
     """Findings and min_release from a scan result (scan.ScanResult with the paths to show); a
-    finding whose confidence is below `confidence` is left out (see _finding)."""
+    finding whose confidence is below `confidence` is left out (see Analysis._finding)."""
     report = Report(options, index.source, index.product, list(paths), list(index.code_roots.get("python", ())))
     report.releases = list(index.versions)
     report.distribution = product_distribution(index)
@@ -368,12 +389,13 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
     report.files_checked = result.files_scanned + result.files_skipped
     report.files_skipped = result.files_skipped
     report.errors = sorted(result.errors, key=lambda error: (error.path, error.line))
+    analysis = Analysis(index, options)
     decisive = needed = None
     for uses in _references(result.uses):
         records = [index.records[(use.target.name, use.target.use)] for use in uses]
-        findings = _findings_of(index, options, uses[0], records)
+        findings = analysis.findings_of(uses[0], records)
         if options.only:
-            findings = [f for f in findings if f.entry in options.only] + _uses_of(index, options, uses[0], records)
+            findings = [f for f in findings if f.entry in options.only] + analysis.uses_of(uses[0], records)
         for finding in findings:
             if CONFIDENCES.index(finding.confidence) > CONFIDENCES.index(confidence):
                 continue
@@ -416,113 +438,158 @@ def _finding_order(finding: Finding) -> tuple:
 # --------------------------------------------------------------------------- findings of one reference
 
 
-def _specific_first(records: list[dict]) -> list[dict]:
+def _specific_first(records: list[ApiRecord]) -> list[ApiRecord]:
     """The matched records, the most specific name first (torch.fft.fft before torch.fft)."""
-    return sorted(records, key=lambda record: (-len(record["name"]), record["use"]))
+    return sorted(records, key=lambda record: (-len(record.name), record.use))
 
 
-def _findings_of(index: ApiIndex, options: Options, use, records: list[dict]) -> list[Finding]:
-    """One finding per entry for one reference: a change entry listing any name it matched
-    (the most specific name cites it), an introduction after --to, the level as of --to; none for
-    an entry that concerns other calls than this one (`when`)."""
-    cited = [
-        (kind, record, entry)
-        for record in _specific_first(records)
-        for kind, entry in [*_change_entries(index, options, record), *_newer_entries(index, options, record)]
-    ]
-    unstable = _unstable(index, options, records)
-    if unstable:
-        record, entry = unstable
-        cited.append(("unstable", record, entry))
-    by_entry: dict[tuple[str, str, str], Finding] = {}
-    for kind, record, entry in cited:
-        key = (kind, entry["id"], entry["release"])
-        if key not in by_entry:
-            finding = _finding(index, options, kind, record, entry, use)
-            if finding is not None:
-                by_entry[key] = finding
-    return list(by_entry.values())
+@dataclass(frozen=True)
+class Analysis:
+    """The findings that the upgrade of `options` (--from to --to) makes of one reference at a time."""
 
+    index: ApiIndex
+    options: Options
 
-def _uses_of(index: ApiIndex, options: Options, use, records: list[dict]) -> list[Finding]:
-    """With --only: the reference as a use of each feature asked for whose APIs it matched, cited
-    by the feature's first entry listing the API."""
-    found: dict[str, Finding] = {}
-    for record in _specific_first(records):
-        for entry in record["entries"]:
-            if entry["id"] in options.only and entry["id"] not in found:
-                finding = _finding(index, options, "used", record, entry, use)
+    def findings_of(self, use, records: list[ApiRecord]) -> list[Finding]:
+        """One finding per entry for one reference: a change entry listing any name it matched
+        (the most specific name cites it), an introduction after --to, the level as of --to; none
+        for an entry that concerns other calls than this one (`when`)."""
+        cited = [
+            (kind, record, entry)
+            for record in _specific_first(records)
+            for kind, entry in [*self._change_entries(record), *self._newer_entries(record)]
+        ]
+        unstable = self._unstable(records)
+        if unstable:
+            record, entry = unstable
+            cited.append(("unstable", record, entry))
+        by_entry: dict[tuple[str, str, str], Finding] = {}
+        for kind, record, entry in cited:
+            key = (kind, entry.id, entry.release)
+            if key not in by_entry:
+                finding = self._finding(kind, record, entry, use)
                 if finding is not None:
-                    found[entry["id"]] = finding
-    return list(found.values())
+                    by_entry[key] = finding
+        return list(by_entry.values())
 
+    def uses_of(self, use, records: list[ApiRecord]) -> list[Finding]:
+        """With --only: the reference as a use of each feature asked for whose APIs it matched,
+        cited by the feature's first entry listing the API."""
+        found: dict[str, Finding] = {}
+        for record in _specific_first(records):
+            for entry in record.entries:
+                if entry.id in self.options.only and entry.id not in found:
+                    finding = self._finding("used", record, entry, use)
+                    if finding is not None:
+                        found[entry.id] = finding
+        return list(found.values())
 
-def _change_entries(index: ApiIndex, options: Options, record: dict) -> list[tuple[str, dict]]:
-    newest = position(index, options.new_release)
-    return [
-        (_CHANGE_FINDINGS[entry["kind"]], entry)
-        for entry in record["entries"]
-        if entry["is_change"] and entry["kind"] in _CHANGE_FINDINGS and index.order[entry["release"]] <= newest
-    ]
+    def _change_entries(self, record: ApiRecord) -> list[tuple[str, IndexEntry]]:
+        newest = self.index.position(self.options.new_release)
+        return [
+            (_CHANGE_FINDINGS[entry.kind], entry)
+            for entry in record.entries
+            if entry.is_change and entry.kind in _CHANGE_FINDINGS and self.index.order[entry.release] <= newest
+        ]
 
+    def _newer_entries(self, record: ApiRecord) -> list[tuple[str, IndexEntry]]:
+        introduced = record.introduced_in
+        if introduced is None or self.index.order[introduced] <= self.index.position(self.options.new_release):
+            return []
+        return [("newer", record.introducing_entry())]
 
-def _newer_entries(index: ApiIndex, options: Options, record: dict) -> list[tuple[str, dict]]:
-    introduced = record["introduced_in"]
-    if introduced is None or index.order[introduced] <= position(index, options.new_release):
-        return []
-    return [("newer", _introducing_entry(record))]
+    def _unstable(self, records: list[ApiRecord]) -> tuple[ApiRecord, IndexEntry] | None:
+        """The most specific matched record whose feature has a stated level as of --to decides:
+        a stable function of a beta module is stable. Returns (record, entry) when it ranks below
+        --max-stability."""
+        for record in _specific_first(records):
+            if record.introduced_in is None:
+                continue
+            published = self.index.level_as_of(record, self.options.new_release)
+            if published is None:
+                continue
+            release, key = published
+            if self.index.levels[key].rank >= self.index.levels[self.options.max_stability].rank:
+                return None
+            return record, _level_entry(record, release, key)
+        return None
 
-
-def _introducing_entry(record: dict) -> dict:
-    return next(
-        e for e in record["entries"] if e["release"] == record["introduced_in"] and e["id"] == record["feature"]
-    )
-
-
-def _unstable(index: ApiIndex, options: Options, records: list[dict]) -> tuple[dict, dict] | None:
-    """The most specific matched record whose feature has a stated level as of --to decides:
-    a stable function of a beta module is stable. Returns (record, entry) when it ranks below
-    --max-stability."""
-    for record in _specific_first(records):
-        if record["introduced_in"] is None:
-            continue
-        published = index.level_as_of(record, options.new_release)
-        if published is None:
-            continue
-        release, key = published
-        if index.levels[key]["rank"] >= index.levels[options.max_stability]["rank"]:
+    def _finding(self, kind: str, record: ApiRecord, entry: IndexEntry, use) -> Finding | None:
+        """The finding `entry` makes of `use`; None when the entry concerns other calls (`when`),
+        one confidence level lower when the use does not tell."""
+        concerns = _concerns(entry.when, use.arguments)
+        if concerns is False:
             return None
-        return record, _level_entry(record, release, key)
-    return None
+        confidence, how = use.confidence, use.resolution
+        if concerns is None:
+            confidence, how = _lower(confidence), (*how, UNKNOWN_ARGUMENTS)
+        replacement = record.replacement if kind in _CHANGE_FINDINGS.values() else None
+        drop_in = record.replacement_drop_in if replacement else None
+        old = self.index.position(self.options.old_release)
+        return Finding.cite(
+            kind,
+            record,
+            entry,
+            use,
+            confidence=confidence,
+            resolution=how,
+            # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
+            in_effect_at_from=kind != "used" and self.index.order[entry.release] <= old,
+            message=self._message(kind, record, entry, replacement, drop_in),
+            migration=entry.migration if kind not in ("newer", "unstable") else None,
+            replacement=replacement,
+            replacement_drop_in=drop_in,
+        )
+
+    def _message(
+        self, kind: str, record: ApiRecord, entry: IndexEntry, replacement: str | None, drop_in: bool | None
+    ) -> dict[str, str]:
+        levels, options = self.index.levels, self.options
+        messages = {}
+        for lang, strings in STRINGS.items():
+            values = {
+                "subject": _subject(strings, record, entry.when),
+                "release": entry.release,
+                "to": options.new,
+                "as_of": options.new_release,  # the level is known as of a release described, not of --to 2.1
+                "title": entry.title[lang],
+                "level": levels[entry.level].name[lang] if entry.level else "",
+                "required": levels[options.max_stability].name[lang],
+            }
+            text = strings[kind].format(**values)
+            if replacement:
+                text += strings["use_instead" if drop_in else "replaced_by"].format(replacement=replacement)
+            messages[lang] = _sentence(text.strip())
+        return messages
 
 
-def _level_entry(record: dict, release: str, level: str) -> dict:
+def _level_entry(record: ApiRecord, release: str, level: str) -> IndexEntry:
     """The feature's entry in `release` as a finding cites it. The index lists only entries that
     name the API; a later entry of the same feature (a promotion that names no API) has the same
     id, and its address differs only by the release."""
-    introducing = _introducing_entry(record)
-    if introducing["release"] == release:
+    introducing = record.introducing_entry()
+    if introducing.release == release:
         return introducing
-    old = f"/releases/{introducing['release']}/#"
-    moved = {lang: url.replace(old, f"/releases/{release}/#") for lang, url in introducing["urls"].items()}
-    return {**introducing, "release": release, "kind": "new", "level": level, "migration": None, "urls": moved}
+    old = f"/releases/{introducing.release}/#"
+    moved = {lang: url.replace(old, f"/releases/{release}/#") for lang, url in introducing.urls.items()}
+    return dataclasses.replace(introducing, release=release, kind="new", level=level, migration=None, urls=moved)
 
 
-def _concerns(when: dict | None, arguments) -> bool | None:
+def _concerns(when: CallCondition | None, arguments) -> bool | None:
     """Whether a call that passes `arguments` (scan.CallArguments; None: not a call) is one an
     entry's `when` describes: True without a condition, None when its arguments cannot be known."""
     if when is None:
         return True
     if arguments is None:
         return None
-    params = when["params"]
+    params = when.params
     positional = params[: params.index("*")] if "*" in params else params
 
     def passes(name: str) -> bool | None:
         return arguments.passes(name, positional.index(name) if name in positional else None)
 
-    verdicts = [passes(name) for name in when["passed"]]
-    verdicts += [None if passed is None else not passed for passed in map(passes, when["not_passed"])]
+    verdicts = [passes(name) for name in when.passed]
+    verdicts += [None if passed is None else not passed for passed in map(passes, when.not_passed)]
     if False in verdicts:
         return False
     return None if None in verdicts else True
@@ -532,79 +599,19 @@ def _lower(confidence: str) -> str:
     return CONFIDENCES[min(CONFIDENCES.index(confidence) + 1, len(CONFIDENCES) - 1)]
 
 
-def _finding(index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, use) -> Finding | None:
-    """The finding `entry` makes of `use`; None when the entry concerns other calls (`when`), one
-    confidence level lower when the use does not tell."""
-    concerns = _concerns(entry.get("when"), use.arguments)
-    if concerns is False:
-        return None
-    confidence, how = use.confidence, use.resolution
-    if concerns is None:
-        confidence, how = _lower(confidence), (*how, UNKNOWN_ARGUMENTS)
-    replacement = record["replacement"] if kind in ("removed", "deprecated", "breaking") else None
-    # an index published before `replacement_drop_in` existed: every replacement was a drop-in
-    drop_in = record.get("replacement_drop_in") is not False if replacement else None
-    return Finding(
-        kind=kind,
-        api=record["name"],
-        use=record["use"],
-        entry=entry["id"],
-        release=entry["release"],
-        path=use.path,
-        line=use.line,
-        column=use.column,
-        cell=use.cell,
-        confidence=confidence,
-        guarded=use.guarded,
-        # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
-        in_effect_at_from=kind != "used" and index.order[entry["release"]] <= position(index, options.old_release),
-        resolved=use.resolved,
-        written=use.written,
-        resolution=how,
-        message=_message(index, options, kind, record, entry, replacement, drop_in),
-        migration=entry["migration"] if kind != "newer" and kind != "unstable" else None,
-        replacement=replacement,
-        replacement_drop_in=drop_in,
-        urls=entry["urls"],
-        feature_urls=entry["feature_urls"],
-        title=entry["title"],
-    )
-
-
-def _message(
-    index: ApiIndex, options: Options, kind: str, record: dict, entry: dict, replacement, drop_in
-) -> dict[str, str]:
-    messages = {}
-    for lang, strings in STRINGS.items():
-        subject = _subject(strings, record, entry.get("when"))
-        values = {
-            "subject": subject,
-            "release": entry["release"],
-            "to": options.new,
-            "as_of": options.new_release,  # the level is known as of a release described, not of --to 2.1
-            "title": entry["title"][lang],
-            "level": index.levels[entry["level"]]["name"][lang] if entry.get("level") else "",
-            "required": index.levels[options.max_stability]["name"][lang],
-        }
-        text = strings[kind].format(**values)
-        if replacement:
-            text += strings["use_instead" if drop_in else "replaced_by"].format(replacement=replacement)
-        messages[lang] = _sentence(text.strip())
-    return messages
-
-
-def _subject(strings: dict[str, str], record: dict, when: dict | None) -> str:
+def _subject(strings: dict[str, str], record: ApiRecord, when: CallCondition | None) -> str:
     """The API as the entry means it: '`torch.fft` called as a function', '`torch.mean` called with
     `dim` and without `keepdim`'."""
     if when is None:
-        return strings[f"subject_{record['use']}"].format(api=record["name"])
+        return strings[f"subject_{record.use}"].format(api=record.name)
     names = {
-        part: strings["list_separator"].join(f"`{name}`" for name in when[part]) for part in ("passed", "not_passed")
+        part: strings["list_separator"].join(f"`{name}`" for name in listed)
+        for part, listed in (("passed", when.passed), ("not_passed", when.not_passed))
     }
     condition = strings["when_and"].join(
         strings[f"when_{part}"].format(names=text) for part, text in names.items() if text
     )
-    return strings["subject_when"].format(api=record["name"], condition=condition)
+    return strings["subject_when"].format(api=record.name, condition=condition)
 
 
 def _sentence(text: str) -> str:
@@ -615,13 +622,13 @@ def _sentence(text: str) -> str:
 # --------------------------------------------------------------------------- lowest release
 
 
-def _later_requirement(index: ApiIndex, decisive, use, records: list[dict]):
+def _later_requirement(index: ApiIndex, decisive, use, records: list[ApiRecord]):
     """(order, use, record) of the latest introduction among this reference's matched records
     (its whole prefix chain) and the one found so far; ties keep the earlier use, and within a
     use the most specific name (torch.fft.fft rather than the torch.fft module it is under)."""
     for record in _specific_first(records):
-        introduced = record["introduced_in"]
-        if introduced is None or _suppressed(use, record["feature"]):
+        introduced = record.introduced_in
+        if introduced is None or _suppressed(use, record.feature):
             continue
         candidate = (index.order[introduced], use, record)
         if decisive is None or _later(candidate, decisive):
@@ -662,8 +669,8 @@ def _min_release(decisive) -> MinRelease | None:
         return None
     _, use, record = decisive
     return MinRelease(
-        version=record["introduced_in"],
-        api=record["name"],
+        version=record.introduced_in,
+        api=record.name,
         path=use.path,
         line=use.line,
         column=use.column,
@@ -685,12 +692,12 @@ def product_distribution(index: ApiIndex) -> str | None:
     return python_roots[0] if python_roots else None
 
 
-def _needing(root: str | None, use, records: list[dict]) -> list[dict]:
+def _needing(root: str | None, use, records: list[ApiRecord]) -> list[ApiRecord]:
     """The records of a reference that tell which release of `root` the code needs: names under
     the root, used unguarded (a guarded use runs only where the API exists)."""
     if root is None or use.guarded:
         return []
-    return [record for record in records if record["name"] == root or record["name"].startswith(root + ".")]
+    return [record for record in records if record.name == root or record.name.startswith(root + ".")]
 
 
 def check_declared_requirement(options: Options, report: Report, paths: list[str]) -> None:
@@ -707,7 +714,7 @@ def check_declared_requirement(options: Options, report: Report, paths: list[str
     for declared in found:
         where = _shown_file(declared.file, paths, cwd)
         report.declared.append({"requirement": declared.text, "path": where, "line": declared.line})
-        if report.needed and requirement.allows_before(declared.specifier, report.needed[2]["introduced_in"]):
+        if report.needed and requirement.allows_before(declared.specifier, report.needed[2].introduced_in):
             finding = _requirement_finding(options, report, declared.text, where, declared.line)
             if not options.only or finding.entry in options.only:
                 report.findings.append(finding)
@@ -733,36 +740,27 @@ def _requirement_finding(options: Options, report: Report, declared: str, path: 
     """A declaration that allows releases before the one the code needs, cited by the entry that
     introduced the deciding API."""
     _, use, record = report.needed
-    entry = _introducing_entry(record)
-    values = {"declared": declared, "release": record["introduced_in"], "api": record["name"]}
+    values = {"declared": declared, "release": record.introduced_in, "api": record.name}
     message, migration = {}, {}
     for lang, strings in STRINGS.items():
         where = place_text(lang, use.path, use.line, use.column, use.cell)
         message[lang] = strings["requirement"].format(**values, location=where)
         migration[lang] = strings["requirement_migration"].format(**values, distribution=report.distribution)
-    return Finding(
-        kind="requirement",
-        api=record["name"],
-        use=record["use"],
-        entry=entry["id"],
-        release=record["introduced_in"],
+    return Finding.cite(
+        "requirement",
+        record,
+        record.introducing_entry(),
+        use,
         path=path,
         line=line,
         column=0,
         cell=None,
-        confidence=use.confidence,
         guarded=False,
         in_effect_at_from=False,
-        resolved=use.resolved,
-        written=use.written,
-        resolution=use.resolution,
         message=message,
         migration=migration,
         replacement=None,
         replacement_drop_in=None,
-        urls=entry["urls"],
-        feature_urls=entry["feature_urls"],
-        title=entry["title"],
     )
 
 
