@@ -1,6 +1,6 @@
 """`releasekb check`: the knowledge base applied to a codebase.
 
-The scanner (scan.py) finds where the code uses the APIs of the index (kb/api_index.py, or a
+The scanner (scan/) finds where the code uses the APIs of the index (kb/api_index.py, or a
 published one read by index_source.py); this module turns those uses into findings for an
 upgrade from release A (--from) to release B (--to):
 - removed, breaking, deprecated: a change entry released at or before B lists an API the code
