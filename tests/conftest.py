@@ -25,6 +25,7 @@ from helpers import (
     catalog_of,
     chromium_unavailable_reason,
     copy_project,
+    write_tree,
 )
 from releasekb.kb.catalog import Catalog
 
@@ -105,3 +106,12 @@ def chromium():
     finally:
         browser.close()
         playwright.stop()
+
+
+@pytest.fixture
+def code(tmp_path, monkeypatch):
+    """Write files into a fresh folder that becomes the current directory: code(name=text, ...)."""
+    folder = tmp_path / "code"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return lambda **files: write_tree(folder, files)

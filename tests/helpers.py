@@ -338,10 +338,10 @@ def write_tree(folder: Path, files: dict[str, str | bytes]) -> Path:
     return folder
 
 
-def run_check(capsys, *args: str, data: Path = REAL_RELEASES) -> tuple[int, str, str]:
-    """`releasekb --data DATA check ARGS` in this process: (exit status, stdout, stderr)."""
+def run_check(capsys, *args: str, kb: Path = REAL_RELEASES) -> tuple[int, str, str]:
+    """`releasekb --data KB check ARGS` in this process: (exit status, stdout, stderr)."""
     try:
-        status = main(["--data", str(data), "check", *args])
+        status = main(["--data", str(kb), "check", *args])
     except SystemExit as exit_:  # argparse's own usage errors
         status = exit_.code
     captured = capsys.readouterr()

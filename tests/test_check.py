@@ -22,7 +22,7 @@ import jsonschema
 import pytest
 import yaml
 
-from helpers import data_copy, line_of
+from helpers import data_copy, line_of, run_check
 from releasekb.check import findings, messages, output
 from releasekb.check.records import CallCondition
 from releasekb.cli import main
@@ -34,38 +34,12 @@ from releasekb.site import publish
 from releasekb.site.contract import contract_addresses
 
 ROOT = Path(__file__).resolve().parent.parent
+run = run_check  # `releasekb --data KB check ARGS` in this process
 REAL_KB = ROOT / "releases"
 ACME_KB = ROOT / "tests" / "fixtures" / "check" / "releases"
 SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "check" / "sarif-2.1.0-rtm.5.json"
 FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
 FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"
-
-
-@pytest.fixture
-def code(tmp_path, monkeypatch):
-    """Write files into a fresh folder that becomes the current directory: code(name=text, ...)."""
-    folder = tmp_path / "code"
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-
-    def write(**files: str) -> Path:
-        for name, text in files.items():
-            path = folder / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        return folder
-
-    return write
-
-
-def run(capsys, *args: str, kb: Path = REAL_KB) -> tuple[int, str, str]:
-    """`releasekb --data KB check ARGS` in this process: (exit status, stdout, stderr)."""
-    try:
-        status = main(["--data", str(kb), "check", *args])
-    except SystemExit as exit_:  # argparse's own usage errors
-        status = exit_.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def run_json(capsys, *args: str, kb: Path = REAL_KB) -> tuple[int, dict]:

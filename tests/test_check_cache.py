@@ -46,7 +46,7 @@ def parses(monkeypatch) -> list[str]:
 
 
 def checked(capsys, *args: str, data=REAL_RELEASES) -> dict:
-    status, out, err = run_check(capsys, "src", *RANGE, "--format", "json", *args, data=data)
+    status, out, err = run_check(capsys, "src", *RANGE, "--format", "json", *args, kb=data)
     assert status in (0, 1), err
     return json.loads(out)
 

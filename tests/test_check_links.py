@@ -25,7 +25,7 @@ def outputs(capsys, *args: str, data=REAL_RELEASES) -> dict[str, str]:
     """The report in every format."""
     found = {}
     for output_format in ("text", "json", "sarif", "github"):
-        status, out, err = run_check(capsys, ".", "--from", "1.4", "--format", output_format, *args, data=data)
+        status, out, err = run_check(capsys, ".", "--from", "1.4", "--format", output_format, *args, kb=data)
         assert status == 1, err
         found[output_format] = out
     return found
