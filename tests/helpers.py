@@ -326,6 +326,13 @@ def browser_unavailable(reason: str) -> None:
 # --------------------------------------------------------------------------- releasekb check
 
 
+REAL_KB = REAL_RELEASES  # the knowledge base `check` reads by default
+ACME_KB = FIXTURES / "check" / "releases"  # a small knowledge base of its own, for check
+SARIF_SCHEMA = FIXTURES / "check" / "sarif-2.1.0-rtm.5.json"  # the official SARIF 2.1.0 schema
+FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"  # deprecated in 1.7
+FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"  # new in 1.7
+
+
 def write_tree(folder: Path, files: dict[str, str | bytes]) -> Path:
     """Write {relative path: text or bytes} under folder (folders made as needed); returns folder."""
     for name, content in files.items():

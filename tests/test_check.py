@@ -22,7 +22,7 @@ import jsonschema
 import pytest
 import yaml
 
-from helpers import data_copy, line_of, run_check
+from helpers import ACME_KB, FFT_CALL, FFT_MODULE, REAL_KB, ROOT, SARIF_SCHEMA, data_copy, line_of, run_check
 from releasekb.check import findings, messages, output
 from releasekb.check.records import CallCondition
 from releasekb.cli import main
@@ -33,13 +33,7 @@ from releasekb.kb.pipeline import load_catalog
 from releasekb.site import publish
 from releasekb.site.contract import contract_addresses
 
-ROOT = Path(__file__).resolve().parent.parent
 run = run_check  # `releasekb --data KB check ARGS` in this process
-REAL_KB = ROOT / "releases"
-ACME_KB = ROOT / "tests" / "fixtures" / "check" / "releases"
-SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "check" / "sarif-2.1.0-rtm.5.json"
-FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
-FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"
 
 
 def run_json(capsys, *args: str, kb: Path = REAL_KB) -> tuple[int, dict]:

@@ -23,15 +23,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from helpers import run_check
+from helpers import ACME_KB, FFT_CALL, FFT_MODULE, REAL_KB, SARIF_SCHEMA, run_check
 
-ROOT = Path(__file__).resolve().parent.parent
 run = run_check  # `releasekb --data KB check ARGS` in this process
-REAL_KB = ROOT / "releases"
-ACME_KB = ROOT / "tests" / "fixtures" / "check" / "releases"
-SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "check" / "sarif-2.1.0-rtm.5.json"
-FFT_CALL = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
-FFT_MODULE = "import torch\n\nspectrum = torch.fft.fft(signal)\n"
 OLD_CHANGES = "import torch\n\ntotal = torch.sum(x, dim=0)\nold = torch.Tensor.masked_copy_\n"  # both changed in 0.2
 
 
