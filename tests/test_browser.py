@@ -667,17 +667,18 @@ def test_features_text_filter_shows_exactly_the_matching_features_and_survives_r
     page = tab.page
     expected = beta_features_matching(real_catalog, "rpc", "zh" if lang else "en")
     assert expected, "the data has beta features about RPC"
+    count = interface_strings("zh" if lang else "en")["filter_count"]
+    settled = count.format(shown=len(expected), total=len(real_catalog.features))
     tab.open(f"{lang}/features/?stability=beta&q=rpc")
     expect(page.locator("#rkb-filter input[name='q']")).to_have_value("rpc")
+    # The summaries the filter also searches load after the page: the count settles once they have.
+    expect(page.locator("#rkb-filter output")).to_have_text(settled)
     assert set(shown_feature_ids(page)) == expected
-    count = interface_strings("zh" if lang else "en")["filter_count"]
-    expect(page.locator("#rkb-filter output")).to_have_text(
-        count.format(shown=len(expected), total=len(real_catalog.features))
-    )
     assert page.locator("#rkb-filter output").get_attribute("aria-live") == "polite"
 
     page.reload()
     expect(page.locator("#rkb-filter input[name='q']")).to_have_value("rpc")
+    expect(page.locator("#rkb-filter output")).to_have_text(settled)
     assert set(shown_feature_ids(page)) == expected
 
     # Typed by keyboard: the address follows, and an API name finds its feature.
