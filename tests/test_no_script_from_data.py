@@ -5,6 +5,7 @@ text; none of them becomes an element, an attribute or a script, and in Chromium
 
 from __future__ import annotations
 
+import contextlib
 import html.parser
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import build, command_env, main, problems_of, static_server
+from helpers import build, command_env, enter_search, main, problems_of, static_server
 
 PAYLOADS = ('"><img src=x onerror=alert(1)>', "</title><script>alert(2)</script>", "<svg onload=alert(3)>")
 PAYLOADS += ("javascript:alert(4)",)
@@ -272,14 +273,13 @@ def served(chromium, request) -> Iterator[dict[str, str]]:
         yield {"standalone": standalone_url, "section": section_url}
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize(("mode", "address", "kind"), browser_pages())
-def test_nothing_runs_and_the_payloads_show_as_text(chromium, served, mode, address, kind):
-    base = served[mode]
+@contextlib.contextmanager
+def watched_page(chromium, base: str) -> Iterator[tuple[object, list[str], list[str]]]:
+    """A page in a fresh context, offline but for `base`, with the dialogs that opened (each
+    dismissed) and the errors of its scripts and console, as they come."""
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(15_000)
-    local = base + "/"
-    context.route(lambda url: not url.startswith(local), lambda route: route.fulfill(status=204, body=""))
+    context.route(lambda url: not url.startswith(base + "/"), lambda route: route.fulfill(status=204, body=""))
     dialogs, errors = [], []
     page = context.new_page()
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
@@ -289,6 +289,16 @@ def test_nothing_runs_and_the_payloads_show_as_text(chromium, served, mode, addr
         lambda message: message.type == "error" and errors.append(f"{message.text} ({message.location['url']})"),
     )
     try:
+        yield page, dialogs, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("mode", "address", "kind"), browser_pages())
+def test_nothing_runs_and_the_payloads_show_as_text(chromium, served, mode, address, kind):
+    base = served[mode]
+    with watched_page(chromium, base) as (page, dialogs, errors):
         page.goto(base + "/" + address, wait_until="load")
         page.wait_for_load_state("networkidle")
         if kind == "404":  # the address itself answers 404, as it should; nothing else may fail
@@ -306,5 +316,23 @@ def test_nothing_runs_and_the_payloads_show_as_text(chromium, served, mode, addr
             assert page.locator(".md-tabs__link").first.inner_text().strip() == SITE_NAME[lang]
             description = page.locator('meta[name="description"]').get_attribute("content")
             assert PAYLOADS[0] in description
-    finally:
-        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("prefix", ["", "zh/"], ids=["en", "zh"])
+def test_search_results_show_the_payloads_as_text(chromium, served, prefix):
+    base = served["standalone"]
+    lang = "zh" if prefix else "en"
+    with watched_page(chromium, base) as (page, dialogs, errors):
+        page.goto(base + "/" + prefix)
+        enter_search(page, FEATURE_NAME[lang].split("<")[0])
+        results = page.locator(".md-search-result__list")
+        expect(results).to_contain_text(FEATURE_NAME[lang])
+        assert results.locator("img, svg[onload], script").count() == 0
+        assert dialogs == [] and errors == []
+
+
+def expect(*args, **kwargs):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(*args, **kwargs)
