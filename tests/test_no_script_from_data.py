@@ -72,6 +72,7 @@ def plant_payloads(data: Path) -> None:
     (the upgrade page compares two) changes a feature's level and deprecates an API."""
     project = yaml.safe_load((data / "project.yaml").read_text(encoding="utf-8"))
     project["product"] = {"name": hostile("Acme", "产品"), "site_name": SITE_NAME}
+    project["redirects"] = {"changelog/old/": "changelog/"}  # a redirect page and an alias page too
     project["areas"] = {key: hostile(area["en"], area["zh"]) for key, area in project["areas"].items()}
     for label in project["stability"]["labels"].values():
         label["name"] = hostile(label["name"]["en"], label["name"]["zh"])
@@ -85,6 +86,7 @@ def plant_payloads(data: Path) -> None:
     for entry in first["features"] + first["changes"]:
         with_payloads(entry)
     first["features"][0]["name"] = FEATURE_NAME
+    first["features"][0]["aliases"] = ["old-connections"]
     write_yaml(data / "1.0.yaml", "release.schema.json", first)
 
     second = {
