@@ -294,7 +294,8 @@ class ReleaseKBPlugin(BasePlugin):
             language["navigation"] = entries
 
     def _title_in(self, page: Page, lang: str, root: Path) -> str | None:
-        """The title of the same page in another language; None when that language has no such page."""
+        """The title, as text, of the same page in another language; None when that language has no
+        such page."""
         if page.file.src_uri in self.html_pages:  # as text: a generated page's own title is HTML
             return index_titles(self.catalog, lang).get(page.file.src_uri, page.title)
         if lang == self.lang:
