@@ -28,7 +28,6 @@ itself under a plain `mkdocs build` or `mkdocs serve`.
 from __future__ import annotations
 
 import functools
-import html
 import posixpath
 import re
 import sys
@@ -37,6 +36,7 @@ from urllib.parse import urljoin, urlsplit
 
 import jinja2
 import yaml
+from markupsafe import Markup
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -108,6 +108,7 @@ class ReleaseKBPlugin(BasePlugin):
         self._section_made_from: tuple = ()  # what section_pages were rendered from
         self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
         self._section_page: Page | None = None  # the navigation's page of the page being rendered
+        self._rendering_own_page = False  # whether the page being rendered is a generated one
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Nothing to do: defined so that MkDocs keeps this instance, and its session, across
@@ -167,9 +168,13 @@ class ReleaseKBPlugin(BasePlugin):
         generated = self._generate(config)
         # The product's and the site's names come from project.yaml only: another product changes
         # its data folder, not the MkDocs configurations, and gets its own names in every title.
+        # Themes print both into HTML as they are (Material's header and navigation, in text and in
+        # attributes: `aria-label="{{ config.site_name }}"`): they are given as escaped HTML, Markup,
+        # which the templates' `| e` leaves as it is.
         strings = interface_strings(lang)
-        config.site_name = generated.catalog.site_name[lang]
-        config.site_description = strings["site_description"].format(product=generated.catalog.product_name[lang])
+        config.site_name = Markup.escape(generated.catalog.site_name[lang])
+        description = strings["site_description"].format(product=generated.catalog.product_name[lang])
+        config.site_description = Markup.escape(description)
         if self.root_url and lang != DEFAULT_LANGUAGE:
             config.site_url = urljoin(self.root_url, url_prefix(lang))  # canonical URLs under /zh/
         # read by the theme's main.html (the search box's settings) and 404.html (every language's)
@@ -289,11 +294,12 @@ class ReleaseKBPlugin(BasePlugin):
             language["navigation"] = entries
 
     def _title_in(self, page: Page, lang: str, root: Path) -> str | None:
-        """The title of the same page in another language; None when that language has no such page."""
+        """The title, as text, of the same page in another language; None when that language has no
+        such page."""
+        if page.file.src_uri in self.html_pages:  # as text: a generated page's own title is HTML
+            return index_titles(self.catalog, lang).get(page.file.src_uri, page.title)
         if lang == self.lang:
             return page.title
-        if page.file.src_uri in self.html_pages:
-            return index_titles(self.catalog, lang).get(page.file.src_uri, page.title)
         source = root / lang / page.file.src_uri
         if not source.is_file():
             return None
@@ -305,6 +311,7 @@ class ReleaseKBPlugin(BasePlugin):
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         """Every page learns its address in each language (the same page, or that language's home
         when it has no such page), before the sitemap and the pages are rendered."""
+        env.filters["striptags"] = self._striptags_as_html(env.filters["striptags"])
         if self.section:
             return env
         root = docs_root(config)
@@ -334,6 +341,20 @@ class ReleaseKBPlugin(BasePlugin):
         env.filters["url"] = url
         return env
 
+    def _striptags_as_html(self, striptags):
+        """Jinja's `striptags`, giving escaped HTML (Markup) on the plugin's pages. A page title is
+        HTML (a feature named "a <b>" has the title "a &#60;b&#62;"); `striptags` decodes it
+        into text, which Material prints into <title> as it is: in a section of a site, whose
+        templates are the site's own, "</title><script>" in a feature's name would be markup."""
+
+        # Not a pass_context filter: Jinja compiles a filter's call by its kind, and the compiled
+        # templates are cached between builds (and versions), under the template's source only.
+        def striptags_as_html(value):
+            text = striptags(value)
+            return Markup.escape(text) if self._rendering_own_page else text
+
+        return striptags_as_html
+
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         """A generated page's front matter is read here, with libyaml: MkDocs' own reading
         (PyYAML in Python) cost 0.3 ms a page, a second of each language's build at 80 releases.
@@ -358,6 +379,7 @@ class ReleaseKBPlugin(BasePlugin):
 
     def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
         """The tab of this page's section, and the language switcher and the hreflang links of this page."""
+        self._rendering_own_page = page.file.src_uri in self.html_pages  # until on_post_page
         if page.file.src_uri in self.html_pages:
             self._section_page = _section_page_of(page, nav)
             if self._section_page is not None:
@@ -372,6 +394,7 @@ class ReleaseKBPlugin(BasePlugin):
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        self._rendering_own_page = False
         if self._section_page is not None:
             self._section_page.active = False
             self._section_page = None
@@ -474,13 +497,13 @@ def _take_front_matter(page: Page, front_matter: dict) -> None:
     """A generated page's meta, from its front matter, which is written for engines without
     this plugin. MkDocs prints page titles and descriptions into HTML unescaped: the title is
     taken from the page's heading as Markdown would make it (markdown_title), and the
-    description is escaped for its attribute."""
+    description is escaped for its attribute, as Markup (which a theme's `| e` leaves as it is)."""
     meta = dict(front_matter)
     title = meta.pop("title", None)
     if title is not None:
         page._title_from_render = page._title_from_render or markdown_title(title)
     if "description" in meta:
-        meta["description"] = html.escape(str(meta["description"]), quote=True)
+        meta["description"] = Markup.escape(str(meta["description"]))
     page.meta = meta
 
 
