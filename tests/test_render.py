@@ -146,3 +146,19 @@ def test_the_hook_names_a_generated_page_as_mkdocs_would(title, tmp_path):
     page.markdown, page.meta = "# " + markdown_title(title), {}
     page.render(config, Files([file]))
     assert page.title == markdown_title(title)
+
+
+def test_compiled_templates_are_kept_apart_by_the_code_that_calls_them(monkeypatch):
+    """Jinja checks a cached template against its source only: after an upgrade that changes how
+    a filter is called, an old entry would call it the old way (a TypeError on every page)."""
+    import importlib.metadata
+
+    from releasekb.site import render
+
+    before = render.bytecode_cache.__wrapped__().pattern
+    assert before == render.bytecode_cache.__wrapped__().pattern  # one key for one installation
+    real_version = importlib.metadata.version
+    monkeypatch.setattr(
+        importlib.metadata, "version", lambda name: "99.0" if name == "mkdocs-material" else real_version(name)
+    )
+    assert render.bytecode_cache.__wrapped__().pattern != before

@@ -54,7 +54,7 @@ from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, S
 from releasekb.kb.validate import read_files
 from releasekb.site import publish, search
 from releasekb.site.generate import build_language, docs_root
-from releasekb.site.render import Outline, index_titles, not_found_page, outline, render_pages
+from releasekb.site.render import Outline, bytecode_cache, index_titles, not_found_page, outline, render_pages
 from releasekb.site.session import Session
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
@@ -330,8 +330,8 @@ class ReleaseKBPlugin(BasePlugin):
             )
 
         # Compiling the theme's templates costs each build about half a second; Jinja's own cache
-        # keeps their compiled code between builds, checked against each template's source.
-        env.bytecode_cache = jinja2.FileSystemBytecodeCache()
+        # keeps their compiled code between builds (render.bytecode_cache says how it is kept apart).
+        env.bytecode_cache = bytecode_cache()
         url_filter = env.filters["url"]
 
         @jinja2.pass_context

@@ -216,6 +216,24 @@ def not_found_page(root_url: str) -> dict:
 
 
 @cache
+def bytecode_cache() -> jinja2.FileSystemBytecodeCache:
+    """Jinja's cache of compiled templates, kept between runs. Jinja checks an entry against its
+    template's source only, but compiled code also depends on the filters it calls (a filter that
+    becomes `pass_context` is called differently): so the entries are named after the versions of
+    Jinja, MkDocs and Material and after ReleaseKB's own code, and an upgrade starts a new set."""
+    import hashlib
+    from importlib.metadata import version
+
+    key = hashlib.sha256()
+    for package in ("jinja2", "mkdocs", "mkdocs-material", "releasekb"):
+        key.update(version(package).encode())
+    for module in sorted(Path(__file__).parent.glob("*.py")):  # where the filters are made
+        stat = module.stat()
+        key.update(f"{module.name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return jinja2.FileSystemBytecodeCache(pattern=f"__releasekb_{key.hexdigest()[:16]}_%s.cache")
+
+
+@cache
 def environment() -> jinja2.Environment:
     """One environment per process: Jinja compiles each template once and keeps it."""
     env = jinja2.Environment(
@@ -232,7 +250,7 @@ def environment() -> jinja2.Environment:
         comment_start_string="{##",
         comment_end_string="##}",
         # compiled templates are kept between runs (checked against each template's source)
-        bytecode_cache=jinja2.FileSystemBytecodeCache(),
+        bytecode_cache=bytecode_cache(),
         # The templates are the package's, read once per process: checking their files' times
         # at every use cost two system calls per page.
         auto_reload=False,
