@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from releasekb.check.findings import CheckUsage
+from releasekb.check.requirement import MAX_PACKAGING_FILE_BYTES
+from releasekb.common.regular_files import read_regular_text
 from releasekb.common.problems import suggest
 
 DOTTED = "tool.releasekb.check"
@@ -54,7 +56,7 @@ def project_config(paths: list[str]) -> ProjectConfig:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                text = candidate.read_text(encoding="utf-8")
+                text = read_regular_text(candidate, MAX_PACKAGING_FILE_BYTES)
                 document = tomllib.loads(text)
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
                 reason = getattr(error, "strerror", None) or error

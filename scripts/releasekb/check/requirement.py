@@ -30,6 +30,11 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from releasekb.check.messages import Message, message
+from releasekb.common.regular_files import read_regular_text
+
+# A packaging file is read whole; the largest in practice (a METADATA with a long description)
+# are a few hundred KB. A larger one is reported unreadable, as a pipe or a device is.
+MAX_PACKAGING_FILE_BYTES = 16_000_000
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,7 @@ def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], li
     wanted = canonicalize_name(distribution)
     for file, reader in _packaging_files(folders):
         try:
-            text = file.read_text(encoding="utf-8")
+            text = read_regular_text(file, MAX_PACKAGING_FILE_BYTES)
             lines = reader(text)
         except (OSError, UnicodeDecodeError) as error:
             unreadable.append(Unreadable(file, 1, message("requirements_unreadable", why=_reason(error))))
