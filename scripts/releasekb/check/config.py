@@ -58,8 +58,9 @@ def project_config(paths: list[str]) -> ProjectConfig:
             try:
                 text = read_regular_text(candidate, MAX_PACKAGING_FILE_BYTES)
                 document = tomllib.loads(text)
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-                reason = getattr(error, "strerror", None) or error
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as error:
+                nested = isinstance(error, RecursionError)  # tomllib recurses into nested arrays
+                reason = "nested too deeply" if nested else getattr(error, "strerror", None) or error
                 warning = f"{candidate}: cannot be read as TOML ({reason}); its {TABLE} options are not applied"
                 return ProjectConfig(folder, candidate, warning=warning)
             return ProjectConfig(folder, candidate, _values(candidate, text, document))

@@ -183,11 +183,13 @@ def _line_of(text: str, needle: str, default: int = 1) -> int:
 def _pyproject(text: str) -> list[tuple[int, str]]:
     try:
         document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        # tomllib says where as "(at line 3, column 5)", or "(at end of document)"
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        # tomllib says where as "(at line 3, column 5)", or "(at end of document)"; it recurses
+        # into nested arrays, so a deep one is a RecursionError, at no line in particular
         match = re.search(r"line (\d+)", str(error))
         line = int(match.group(1)) if match else max(len(text.splitlines()), 1)
-        raise _BadFile(line, message("requirements_invalid_toml", why=str(error))) from None
+        why = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise _BadFile(line, message("requirements_invalid_toml", why=why)) from None
     project = document.get("project")
     if not isinstance(project, dict):
         return []
