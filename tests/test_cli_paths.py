@@ -226,7 +226,9 @@ def test_output_on_a_full_disk_is_a_sentence_and_no_file(project):
 def test_contract_append_to_a_target_that_cannot_be_replaced_is_a_sentence(project):
     # What an immutable file (chattr +i) answers to the rename over it, simulated: tmp_path's
     # file system may not have the attribute, and only root may set it.
-    immutable = "import os\ndef refuse(*_):\n    raise PermissionError(1, 'Operation not permitted')\nos.replace = refuse\n"
+    immutable = (
+        "import os\ndef refuse(*_):\n    raise PermissionError(1, 'Operation not permitted')\nos.replace = refuse\n"
+    )
     write_tree(project, {"contract.txt": "/old/\n"})
     result = contract(project, "--append", "contract.txt", change=immutable)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr

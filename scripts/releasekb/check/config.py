@@ -18,8 +18,8 @@ from pathlib import Path
 
 from releasekb.check.findings import CheckUsage
 from releasekb.check.requirement import MAX_PACKAGING_FILE_BYTES
-from releasekb.common.regular_files import read_regular_text
 from releasekb.common.problems import suggest
+from releasekb.common.regular_files import read_regular_text
 
 DOTTED = "tool.releasekb.check"
 TABLE = f"[{DOTTED}]"
