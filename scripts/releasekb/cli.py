@@ -27,6 +27,7 @@ from releasekb.commands import (
 )
 from releasekb.common.atomic import WriteFailed
 from releasekb.common.problems import DataError
+from releasekb.common.safe_text import visible
 from releasekb.site.engine import EngineError, select
 
 # The commands, in the order `releasekb --help` lists them.
@@ -51,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return EXIT_INVALID
-    except WriteFailed as error:  # a full disk, a read-only folder: the old file is intact
-        print(f"releasekb {args.command}: {error}", file=sys.stderr)
+    except WriteFailed as error:  # a full disk, a read-only folder, a pipe: the old file is intact
+        print(f"releasekb {args.command}: {visible(error)}", file=sys.stderr)
         return EXIT_USAGE
 
 

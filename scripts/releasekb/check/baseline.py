@@ -19,8 +19,11 @@ from releasekb.check.findings import CheckUsage, Finding, Report
 from releasekb.check.messages import check_strings
 from releasekb.check.source import real_file, source_lines
 from releasekb.common.atomic import write_text
+from releasekb.common.regular_files import NotReadable, read_regular_text
 
 FORMAT = "releasekb-check-baseline"
+# About 300,000 findings: far more than a baseline accepts in practice; a larger file is not one.
+MAX_BASELINE_BYTES = 64_000_000
 VERSION = 1
 _KEY_FIELDS = ("path", "entry", "api", "text", "occurrence")
 STRINGS = check_strings("baseline")  # common/locales/<lang>.yaml, `check.baseline`
@@ -75,14 +78,19 @@ def written_line(count: int, file: Path, lang: str) -> str:
 
 
 def read_baseline(file: Path) -> set[tuple]:
-    """The keys a baseline file holds; raises CheckUsage saying what is wrong with it."""
+    """The keys a baseline file holds; raises CheckUsage saying what is wrong with it (a pipe, a
+    device or a file over MAX_BASELINE_BYTES is refused unread)."""
     try:
-        document = json.loads(file.read_text(encoding="utf-8"))
+        document = json.loads(read_regular_text(file, MAX_BASELINE_BYTES))
+    except NotReadable as error:  # not a file to write over either: no advice to
+        raise CheckUsage(f"{file}: cannot read the baseline ({error.strerror})") from None
     except OSError as error:
         reason = error.strerror or error
         raise CheckUsage(
             f"{file}: cannot read the baseline ({reason}); write one with --write-baseline {file}"
         ) from None
+    except RecursionError:
+        raise CheckUsage(f"{file}: not a baseline (nested too deeply); write it again with --write-baseline") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         where = f"line {error.lineno}: {error.msg}" if isinstance(error, json.JSONDecodeError) else str(error)
         raise CheckUsage(f"{file}: not a baseline ({where}); write it again with --write-baseline {file}") from None

@@ -27,10 +27,14 @@ from pathlib import Path
 from releasekb.check import scan
 from releasekb.check.messages import Message, check_strings
 from releasekb.common.atomic import WriteFailed, write_text
+from releasekb.common.regular_files import read_regular_text
 
 FOLDER = ".releasekb_cache"
 _FILE = "scan.json"
 _FORMAT = 1
+# What the scan of a very large repository keeps; a larger file (or a pipe, or a device: a
+# cloned repository may carry a link there) is not read, and every file is scanned again.
+MAX_CACHE_BYTES = 512_000_000
 _SCANNER = Path(scan.__file__).parent  # the scanner's package: all of its code decides what it finds
 _STATUSES = ("scanned", "skipped", "error")  # scan.jobs.Outcome's first item
 STRINGS = check_strings("cache")  # common/locales/<lang>.yaml, `check.cache`
@@ -75,8 +79,8 @@ class ScanCache:
             return
         self._digest, self._entries = digest, {}
         try:
-            document = json.loads((self.folder / _FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            document = json.loads(read_regular_text(self.folder / _FILE, MAX_CACHE_BYTES))
+        except (OSError, ValueError, RecursionError):
             return  # none yet, or unreadable: every file is scanned and the file written anew
         if (
             isinstance(document, dict)

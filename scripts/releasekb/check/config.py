@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from releasekb.check.findings import CheckUsage
+from releasekb.check.requirement import MAX_PACKAGING_FILE_BYTES
 from releasekb.common.problems import suggest
+from releasekb.common.regular_files import read_regular_text
 
 DOTTED = "tool.releasekb.check"
 TABLE = f"[{DOTTED}]"
@@ -54,10 +56,11 @@ def project_config(paths: list[str]) -> ProjectConfig:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                text = candidate.read_text(encoding="utf-8")
+                text = read_regular_text(candidate, MAX_PACKAGING_FILE_BYTES)
                 document = tomllib.loads(text)
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-                reason = getattr(error, "strerror", None) or error
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as error:
+                nested = isinstance(error, RecursionError)  # tomllib recurses into nested arrays
+                reason = "nested too deeply" if nested else getattr(error, "strerror", None) or error
                 warning = f"{candidate}: cannot be read as TOML ({reason}); its {TABLE} options are not applied"
                 return ProjectConfig(folder, candidate, warning=warning)
             return ProjectConfig(folder, candidate, _values(candidate, text, document))

@@ -22,6 +22,7 @@ from releasekb.check.findings import (
     place_text,
 )
 from releasekb.check.messages import explained
+from releasekb.common import atomic
 from releasekb.common.safe_text import github_command, github_log_line, json_escaped, visible
 from releasekb.kb.check_schema import SCHEMA_VERSION
 
@@ -552,6 +553,6 @@ def write(report: Report, output_format: str, output: Path | None, stdout) -> No
     if output is None:
         stdout.write(render(report, output_format, colour=output_format == "text" and use_colour(stdout)))
         return
-    output.write_text(render(report, output_format), encoding="utf-8")
+    atomic.write_text(output, render(report, output_format))  # only a regular file; raises WriteFailed
     summary = github_log_line if output_format == "github" else visible
     stdout.write(summary(summary_line(report)) + "\n")

@@ -30,6 +30,11 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from releasekb.check.messages import Message, message
+from releasekb.common.regular_files import read_regular_text
+
+# A packaging file is read whole; the largest in practice (a METADATA with a long description)
+# are a few hundred KB. A larger one is reported unreadable, as a pipe or a device is.
+MAX_PACKAGING_FILE_BYTES = 16_000_000
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,7 @@ def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], li
     wanted = canonicalize_name(distribution)
     for file, reader in _packaging_files(folders):
         try:
-            text = file.read_text(encoding="utf-8")
+            text = read_regular_text(file, MAX_PACKAGING_FILE_BYTES)
             lines = reader(text)
         except (OSError, UnicodeDecodeError) as error:
             unreadable.append(Unreadable(file, 1, message("requirements_unreadable", why=_reason(error))))
@@ -178,11 +183,13 @@ def _line_of(text: str, needle: str, default: int = 1) -> int:
 def _pyproject(text: str) -> list[tuple[int, str]]:
     try:
         document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        # tomllib says where as "(at line 3, column 5)", or "(at end of document)"
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        # tomllib says where as "(at line 3, column 5)", or "(at end of document)"; it recurses
+        # into nested arrays, so a deep one is a RecursionError, at no line in particular
         match = re.search(r"line (\d+)", str(error))
         line = int(match.group(1)) if match else max(len(text.splitlines()), 1)
-        raise _BadFile(line, message("requirements_invalid_toml", why=str(error))) from None
+        why = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise _BadFile(line, message("requirements_invalid_toml", why=why)) from None
     project = document.get("project")
     if not isinstance(project, dict):
         return []

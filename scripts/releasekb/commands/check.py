@@ -157,8 +157,12 @@ def run(args) -> int:
     from releasekb.check.findings import CheckUsage, open_index, resolve_options
     from releasekb.check.index_source import IndexUnreadable
     from releasekb.check.links import make_absolute
+    from releasekb.common.atomic import check_target
     from releasekb.common.safe_text import visible
 
+    for written in (args.output, args.write_baseline):
+        if written is not None:
+            check_target(written)  # a pipe, a device or a link is refused before the scan (WriteFailed)
     missing = [path for path in args.paths if not os.path.exists(path)]
     origin = ""  # where options that turn out to be wrong were set, when not on the command line
     try:

@@ -30,9 +30,12 @@ def add_arguments(subparsers, shared) -> None:
 
 
 def run(args) -> int:
+    from releasekb.common.atomic import check_target
     from releasekb.kb.pipeline import load_catalog
     from releasekb.site.contract import contract_addresses, contract_text, write_list
 
+    if args.append:
+        check_target(args.append)  # a pipe, a device or a link: refused before reading (WriteFailed)
     catalog = load_catalog(args.data)
     committed_file = args.check or args.append
     if committed_file is None:
@@ -64,15 +67,24 @@ def run(args) -> int:
 
 def _committed_addresses(path: Path, create: bool) -> list[str] | None:
     """The addresses of a committed contract list; [] for a missing one that --append is to create
-    (`--check` needs it to exist). None, the reason printed, when it cannot be read."""
+    (`--check` needs it to exist). None, the reason printed, when it cannot be read: only a
+    regular file of at most MAX_LIST_BYTES is."""
+    from releasekb.common.regular_files import read_regular_text
+    from releasekb.common.safe_text import visible
+    from releasekb.site.contract import MAX_LIST_BYTES
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_text(path, MAX_LIST_BYTES)
     except FileNotFoundError:
         if create:
             return []
-        print(f"{path}: no such file; start the list with `releasekb contract --append {path}`", file=sys.stderr)
+        shown = visible(path)
+        print(f"{shown}: no such file; start the list with `releasekb contract --append {shown}`", file=sys.stderr)
         return None
     except OSError as error:
-        print(f"{path}: cannot read it ({error.strerror})", file=sys.stderr)
+        print(f"{visible(path)}: cannot read it ({error.strerror or error})", file=sys.stderr)
+        return None
+    except UnicodeDecodeError as error:
+        print(f"{visible(path)}: not a contract list: not UTF-8 text ({error.reason})", file=sys.stderr)
         return None
     return [line for line in text.splitlines() if line.startswith("/")]

@@ -15,6 +15,7 @@ from typing import get_args, get_origin
 from pydantic import BaseModel
 
 from releasekb.common import atomic
+from releasekb.common.regular_files import read_regular_file
 from releasekb.kb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile, Text
 from releasekb.kb.validate import load_project
 
@@ -56,12 +57,23 @@ def write_schemas(data_dir: Path, check: bool = False) -> list[Path]:
     stale = []
     for name, text in schemas(data_dir).items():
         path = Path(data_dir) / name
-        if path.is_file() and path.read_text(encoding="utf-8") == text:
+        if _holds(path, text):
             continue
         stale.append(path)
         if not check:
             atomic.write_text(path, text)
     return stale
+
+
+def _holds(path: Path, text: str) -> bool:
+    """Whether path is a regular file holding text, line endings aside (a checkout may have
+    made them CRLF). Read no further than twice text's length: a larger file, a pipe or a
+    device is simply not the schema."""
+    try:
+        data = read_regular_file(path, 2 * len(text.encode("utf-8")))
+    except OSError:
+        return False
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n") == text
 
 
 def project_reference() -> str:

@@ -8,6 +8,7 @@ each placeholder left, at its line, so an unfinished file never builds.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -65,8 +66,9 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
     path = data_dir / f"{version}.yaml"
     existing = {p.stem: p for p in release_paths(data_dir)}
     same = next((p for v, p in existing.items() if version_key(v) == version_key(version)), None)
-    if path.exists() or same is not None:
+    if os.path.lexists(path) or same is not None:
         raise NewReleaseError(f"{display_path(same or path)} already exists: version {version} is in the data")
+    atomic.check_target(path)  # a name too long for the file system: refused before the schemas are written
     project = load_project(data_dir)
     earlier = sorted((v for v in existing if version_key(v) < version_key(version)), key=version_key)
     origin, scheme, areas = _taken_from(project, existing[earlier[-1]] if earlier else None)

@@ -13,8 +13,10 @@ each one left (rules.examples_are_replaced).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
+import os
 import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -82,17 +84,44 @@ def starter_files(product: str, release: str, today: datetime.date) -> dict[str,
 
 def init(folder: Path, product: str, release: str = "1.0", today: datetime.date | None = None) -> list[Path]:
     """Write a new knowledge base into folder (made if missing); returns the files written.
-    Raises InitError, naming every file that exists already, before writing anything."""
+    Raises InitError, naming every file that exists already, before writing anything, and
+    atomic.WriteFailed when the folder cannot hold them (a file, a read-only place, a full disk):
+    then the folders it made are removed again, and nothing was written."""
     files = starter_files(product, release, today or datetime.date.today())
-    existing = sorted(str(folder / path) for path in files if (folder / path).exists())
+    existing = sorted(str(folder / path) for path in files if os.path.lexists(folder / path))
     if existing:
         raise InitError("these files exist already (init never overwrites a file): " + ", ".join(existing))
     targets = {folder / path: text for path, text in files.items()}
-    for target in targets:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_files(targets)  # all files or none, as far as the disk allows
+    made: list[Path] = []
+    try:
+        for target in targets:
+            _make_folders(target.parent, made)
+        atomic.write_files(targets)  # all files or none, as far as the disk allows
+    except atomic.WriteFailed:
+        for made_folder in reversed(made):  # deepest first; each is empty, since no file was written
+            with contextlib.suppress(OSError):
+                made_folder.rmdir()
+        raise
     written = list(targets)
     from releasekb.kb.schema import write_schemas
 
     written += write_schemas(folder / "releases")
     return written
+
+
+def _make_folders(folder: Path, made: list[Path]) -> None:
+    """Make folder and its missing parents, adding each one made to `made`; WriteFailed naming
+    the first that is not a folder (a file where the knowledge base would go) or cannot be made."""
+    missing = []
+    for path in (folder, *folder.parents):
+        if os.path.lexists(path):
+            if not path.is_dir():
+                raise atomic.WriteFailed(path, "it is not a folder: name a new or empty folder")
+            break
+        missing.append(path)
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except OSError as error:
+            raise atomic.WriteFailed(path, error) from error
+        made.append(path)

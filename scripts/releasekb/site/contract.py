@@ -41,6 +41,9 @@ FIXED_ADDRESSES = (
     "/changelog/1.4-to-1.7/",
 )
 
+# The committed list is read whole: this project's is 30 KB; a list over 16 MB is not one.
+MAX_LIST_BYTES = 16_000_000
+
 HEADER = (
     "# The URL contract: addresses other sites link to (see README, URL scheme). It only grows:\n"
     "# `releasekb contract --append tests/url_contract.txt` adds new addresses; one the data no\n"
