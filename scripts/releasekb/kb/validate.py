@@ -88,6 +88,7 @@ def unread_release_files(data_dir: Path) -> list[Problem]:
     would be silently missing from the site. Hidden files and folders (an editor's) are left alone."""
     data_dir = Path(data_dir)
     read = {PROJECT_FILE, *(path.name for path in release_paths(data_dir))}
+    linked = {os.path.realpath(path) for path in release_paths(data_dir) if path.is_symlink()}  # read as links
     problems = []
     for folder, subfolders, names in os.walk(data_dir):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
@@ -96,7 +97,7 @@ def unread_release_files(data_dir: Path) -> list[Problem]:
             stem, extension = os.path.splitext(name)
             if name.startswith(".") or extension.lower() not in _YAML_EXTENSIONS or not re.search("[0-9]", stem):
                 continue
-            if inside or name not in read:
+            if (inside or name not in read) and os.path.realpath(Path(folder) / name) not in linked:
                 problems.append(_unread_file_warning(data_dir, Path(folder) / name, stem))
     return problems
 
