@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from helpers import fixture_data, line_of, run_validate
+from helpers import build, fixture_data, line_of, run_validate
 from releasekb.cli import main
 from releasekb.kb.model import SLUG_PATTERN
-from releasekb.kb.urls import FIXED_PAGES, MAX_NAME_LENGTH, feature_path, level_path
+from releasekb.kb.urls import FIXED_PAGES, MAX_NAME_LENGTH
 
 
 def problems_in(data, capsys, file):
@@ -209,3 +209,32 @@ def test_a_release_file_linking_inside_the_data_folder_is_read(tmp_path, capsys)
     (data / "1.1.yaml").symlink_to(data / "drafts" / "1.1.yaml")
     code, lines = run_validate(data, capsys)
     assert (code, lines) == (0, [])  # and the file it is read from is no unread file
+
+
+# ----------------------------------------------------------------- the upgrade page of one release
+
+
+@pytest.mark.browser
+def test_the_upgrade_page_of_a_single_release_says_so_without_a_script_error(tmp_path, chromium):
+    """Right after `init` there is one release: the page's script threw `TypeError ... reading
+    'value'` (no version to upgrade from). The page now says there is nothing to upgrade between."""
+    from helpers import static_server
+    from releasekb.common.i18n import interface_strings
+
+    knowledge_base = tmp_path / "kb"
+    assert main(["init", str(knowledge_base), "--product", "A"]) == 0
+    site = build(knowledge_base)
+    with static_server(site) as url:
+        context = chromium.new_context()
+        try:
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+            for prefix, lang in (("", "en"), ("zh/", "zh")):
+                page.goto(f"{url}/{prefix}changelog/upgrade/")
+                page.wait_for_load_state("load")
+                assert errors == []
+                assert interface_strings(lang)["upgrade_one_release"] in page.inner_text("article")
+        finally:
+            context.close()
