@@ -4,10 +4,22 @@ Windows device or a name too long for a file is refused at its line; a release f
 read is a warning naming it; a link out of the data folder is not read."""
 
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
-from helpers import build, fixture_data, line_of, run_validate
+from helpers import (
+    FIXTURE_RELEASES,
+    FIXTURES,
+    build,
+    command_env,
+    copy_project,
+    fixture_data,
+    line_of,
+    run_validate,
+)
 from releasekb.cli import main
 from releasekb.kb.model import SLUG_PATTERN
 from releasekb.kb.urls import FIXED_PAGES, MAX_NAME_LENGTH
@@ -238,3 +250,64 @@ def test_the_upgrade_page_of_a_single_release_says_so_without_a_script_error(tmp
                 assert interface_strings(lang)["upgrade_one_release"] in page.inner_text("article")
         finally:
             context.close()
+
+
+# ----------------------------------------------------------------- another plugin's page at a path of ours
+
+# A hooks file (MkDocs' `hooks:`, a plugin of the site's own) whose on_files adds a page, as
+# mkdocs-gen-files does: releasekb's page at that path replaced it silently.
+ANOTHER_PLUGINS_PAGE = """
+from mkdocs.structure.files import File
+
+
+def on_files(files, config):
+    if (there := files.get_file_from_path({uri!r})) is not None:
+        files.remove(there)  # a page of the docs at that path: replaced, as mkdocs-gen-files does
+    files.append(File.generated(config, {uri!r}, content="# Made by another plugin\\n"))
+    return files
+"""
+
+
+def mkdocs_build(project):
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=command_env(),
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("mode", ["section", "whole site"])
+def test_a_page_another_plugin_adds_at_a_path_of_ours_is_an_error_naming_both(tmp_path, mode):
+    if mode == "section":
+        project = tmp_path / "handbook"
+        shutil.copytree(FIXTURES / "material-site", project)
+        shutil.copytree(FIXTURE_RELEASES, project / "releases")
+        uri = "release-notes/releases/index.md"
+    else:
+        project = copy_project(tmp_path / "kb", FIXTURE_RELEASES)
+        uri = "releases/index.md"
+    (project / "another_plugin.py").write_text(ANOTHER_PLUGINS_PAGE.format(uri=uri), encoding="utf-8")
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "hooks:\n  - another_plugin.py\n", encoding="utf-8")
+    result = mkdocs_build(project)
+    assert result.returncode == 1, result.stderr
+    assert (
+        f"releasekb: the plugin 'another_plugin.py' adds a page at {uri}, where releasekb generates a page of "
+        "its own: one would silently replace the other (have that plugin write its page elsewhere"
+    ) in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_another_plugins_pages_elsewhere_are_kept(tmp_path):
+    project = tmp_path / "handbook"
+    shutil.copytree(FIXTURES / "material-site", project)
+    shutil.copytree(FIXTURE_RELEASES, project / "releases")
+    (project / "another_plugin.py").write_text(ANOTHER_PLUGINS_PAGE.format(uri="api/index.md"), encoding="utf-8")
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "hooks:\n  - another_plugin.py\n", encoding="utf-8")
+    result = mkdocs_build(project)
+    assert result.returncode == 0, result.stderr
+    assert "Made by another plugin" in (project / "site" / "api" / "index.html").read_text(encoding="utf-8")
