@@ -311,3 +311,28 @@ def test_another_plugins_pages_elsewhere_are_kept(tmp_path):
     result = mkdocs_build(project)
     assert result.returncode == 0, result.stderr
     assert "Made by another plugin" in (project / "site" / "api" / "index.html").read_text(encoding="utf-8")
+
+
+# ----------------------------------------------------------------- settings the generated links do not support
+
+
+@pytest.mark.parametrize("mode", ["section", "whole site"])
+def test_use_directory_urls_false_is_refused_naming_the_setting(tmp_path, mode):
+    """Every link the generator writes is a directory URL: with `.html` pages the build had 27
+    broken links (26 in a section), exit 0 with strict on."""
+    if mode == "section":
+        project = tmp_path / "handbook"
+        shutil.copytree(FIXTURES / "material-site", project)
+        shutil.copytree(FIXTURE_RELEASES, project / "releases")
+    else:
+        project = copy_project(tmp_path / "kb", FIXTURE_RELEASES)
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "use_directory_urls: false\n", encoding="utf-8")
+    result = mkdocs_build(project)
+    assert result.returncode == 1, result.stderr
+    assert (
+        f"{config}: releasekb does not support `use_directory_urls: false`: its pages, feeds, API and permanent "
+        "addresses are directory URLs (releases/1.7/), which would all be broken links; remove the setting"
+    ) in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (project / "site").exists()

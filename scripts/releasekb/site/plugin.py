@@ -120,6 +120,14 @@ class ReleaseKBPlugin(BasePlugin):
         self.section = self.config["path"].strip("/")
         if self.section and not _SECTION_PATH.fullmatch(self.section):
             raise PluginError(f"releasekb: path '{self.config['path']}' must be a folder like release-notes")
+        if not config.use_directory_urls:
+            # Every address the pages, feeds, API, inventory, redirects and the script make is a
+            # directory URL (kb/urls.py: 'releases/1.7/'); with .html pages each would be a 404.
+            raise PluginError(
+                f"{config.config_file_path}: releasekb does not support `use_directory_urls: false`: its pages, "
+                "feeds, API and permanent addresses are directory URLs (releases/1.7/), which would all be "
+                "broken links; remove the setting (or set it to true)"
+            )
         self.lang = build_language(config)
         if self.lang not in LANGUAGES:
             raise PluginError(
