@@ -336,3 +336,31 @@ def test_use_directory_urls_false_is_refused_naming_the_setting(tmp_path, mode):
     ) in result.stderr
     assert "Traceback" not in result.stderr
     assert not (project / "site").exists()
+
+
+STATIC_I18N = """  - i18n:
+      docs_structure: {structure}
+      languages:
+        - {{locale: en, default: true, name: English}}
+        - {{locale: zh, name: 中文}}
+"""
+
+
+@pytest.mark.parametrize(("structure", "before"), [("suffix", False), ("folder", True)])
+def test_mkdocs_static_i18n_beside_the_section_is_refused_with_a_sentence(tmp_path, structure, before):
+    """Listed after releasekb it ended in a TypeError traceback on the section's in-memory pages."""
+    project = tmp_path / "handbook"
+    shutil.copytree(FIXTURES / "material-site", project)
+    shutil.copytree(FIXTURE_RELEASES, project / "releases")
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    i18n = STATIC_I18N.format(structure=structure)
+    anchor = "  - releasekb:" if before else "markdown_extensions:"  # listed before or after releasekb
+    config.write_text(text.replace(anchor, i18n + anchor), encoding="utf-8")
+    result = mkdocs_build(project)
+    assert result.returncode == 1, result.stderr
+    assert (
+        f"{config}: releasekb does not support mkdocs-static-i18n (`i18n` in `plugins:`): a section is built in "
+        "the site's language (theme.language)"
+    ) in result.stderr
+    assert "Traceback" not in result.stderr

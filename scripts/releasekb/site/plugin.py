@@ -128,6 +128,7 @@ class ReleaseKBPlugin(BasePlugin):
                 "feeds, API and permanent addresses are directory URLs (releases/1.7/), which would all be "
                 "broken links; remove the setting (or set it to true)"
             )
+        _refuse_static_i18n(config)
         self.lang = build_language(config)
         if self.lang not in LANGUAGES:
             raise PluginError(
@@ -459,6 +460,19 @@ def _generated_by_another(theirs: File, uri: str, or_else: str = "") -> PluginEr
         f"of its own: one would silently replace the other (have that plugin write its page elsewhere"
         f"{', ' + or_else if or_else else ''})"
     )
+
+
+def _refuse_static_i18n(config: MkDocsConfig) -> None:
+    """mkdocs-static-i18n builds the site once per language from the docs' files: it reads a
+    section's pages, held in memory, as files (a TypeError from deep inside it), and a whole site
+    already has a build per language. Refused by name, before either plugin has done anything."""
+    for name, plugin in config.plugins.items():
+        if type(plugin).__module__.split(".")[0] == "mkdocs_static_i18n":
+            raise PluginError(
+                f"{config.config_file_path}: releasekb does not support mkdocs-static-i18n (`{name}` in `plugins:`): "
+                "a section is built in the site's language (theme.language), and a whole site builds each of its "
+                "languages itself (mkdocs.yml, mkdocs.zh.yml); remove one of the two plugins"
+            )
 
 
 def _invalid_data(error: DataError) -> PluginError:
