@@ -48,6 +48,10 @@ PLACEHOLDER = "TODO"
 RESERVED_ANCHORS = ("highlights", "stability-summary", "features", "changes", "sources", "navigation")
 RESERVED_ANCHOR_PREFIX = "area-"
 
+# The key of the built-in level of features no release gave a level (the catalog's, beside the
+# project's labels): a label of project.yaml cannot take it.
+UNLABELED = "unlabeled"
+
 FEATURE_KINDS = ("new", "improvement", "fix")
 CHANGE_KINDS = ("breaking", "deprecation", "removal")
 LINK_KINDS = (

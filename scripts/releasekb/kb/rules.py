@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from releasekb.common.cjk import has_han
 from releasekb.common.problems import Problem, not_one_of, suggest
 from releasekb.common.versions import version_key
-from releasekb.kb.catalog import UNLABELED
 from releasekb.kb.dataset import LoadedRelease, ValidatedData, entries, release_texts
 from releasekb.kb.loader import Location
 from releasekb.kb.model import (
@@ -22,6 +21,7 @@ from releasekb.kb.model import (
     RESERVED_ANCHOR_PREFIX,
     RESERVED_ANCHORS,
     SCHEMA_COMMENT,
+    UNLABELED,
     ChangeEntry,
     FeatureEntry,
     GlossaryTerm,
