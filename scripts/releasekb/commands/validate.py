@@ -28,6 +28,7 @@ def run(args) -> int:
     from releasekb.kb import rules
     from releasekb.kb.pipeline import load_knowledge_base
     from releasekb.kb.translations import stale_warnings, unrecorded_count
+    from releasekb.kb.validate import unread_release_files
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     stale: list = []
@@ -37,7 +38,7 @@ def run(args) -> int:
         problems, summary = error.problems, None
     else:
         stale = stale_warnings(data)
-        problems = sorted([*rules.warnings(data), *stale])
+        problems = sorted([*rules.warnings(data), *unread_release_files(args.data), *stale])
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]

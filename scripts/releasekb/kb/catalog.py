@@ -14,12 +14,18 @@ from functools import cached_property
 
 from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
 from releasekb.kb.dataset import ValidatedData
-from releasekb.kb.model import RESERVED_ANCHOR_PREFIX, ApiUse, CallForm, ChangeEntry, FeatureEntry, code_language
+from releasekb.kb.model import (
+    RESERVED_ANCHOR_PREFIX,
+    UNLABELED,
+    ApiUse,
+    CallForm,
+    ChangeEntry,
+    FeatureEntry,
+    code_language,
+)
 from releasekb.kb.translations import stale_entry_keys
 
 Text = dict[str, str]  # language -> text
-
-UNLABELED = "unlabeled"
 
 
 @dataclass(frozen=True)

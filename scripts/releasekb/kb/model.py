@@ -26,6 +26,7 @@ from pydantic import (
 from releasekb.common.dates import parse_date
 from releasekb.common.i18n import LANGUAGES
 from releasekb.common.problems import not_one_of
+from releasekb.kb.urls import MAX_NAME_LENGTH
 
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 VERSION_PATTERN = r"^[0-9]+(\.[0-9]+)*([.-]?[a-z0-9]+)*$"
@@ -47,6 +48,10 @@ PLACEHOLDER = "TODO"
 RESERVED_ANCHORS = ("highlights", "stability-summary", "features", "changes", "sources", "navigation")
 RESERVED_ANCHOR_PREFIX = "area-"
 
+# The key of the built-in level of features no release gave a level (the catalog's, beside the
+# project's labels): a label of project.yaml cannot take it.
+UNLABELED = "unlabeled"
+
 FEATURE_KINDS = ("new", "improvement", "fix")
 CHANGE_KINDS = ("breaking", "deprecation", "removal")
 LINK_KINDS = (
@@ -66,8 +71,9 @@ def _real_date(value: str) -> str:
 
 
 NonEmptyText = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
-Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN)]
-Version = Annotated[str, StringConstraints(pattern=VERSION_PATTERN)]
+# Ids, label keys and versions name files (urls.MAX_NAME_LENGTH says why they have a bound).
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=MAX_NAME_LENGTH)]
+Version = Annotated[str, StringConstraints(pattern=VERSION_PATTERN, max_length=MAX_NAME_LENGTH)]
 Date = Annotated[str, StringConstraints(pattern=DATE_PATTERN), AfterValidator(_real_date)]
 Url = Annotated[str, StringConstraints(pattern=URL_PATTERN), Field(json_schema_extra={"format": "uri"})]
 # A page address inside a language's site, as in the URL table without the language prefix:

@@ -21,6 +21,7 @@ from releasekb.kb.model import (
     RESERVED_ANCHOR_PREFIX,
     RESERVED_ANCHORS,
     SCHEMA_COMMENT,
+    UNLABELED,
     ChangeEntry,
     FeatureEntry,
     GlossaryTerm,
@@ -28,6 +29,7 @@ from releasekb.kb.model import (
     code_language,
     suggested_code_section,
 )
+from releasekb.kb.urls import feature_path, level_path, reserved_name
 
 Rule = Callable[[ValidatedData], Iterator[Problem]]
 
@@ -102,6 +104,35 @@ def ids_are_not_reserved_anchors(data: ValidatedData) -> Iterator[Problem]:
                     f"'{entry.id}' is reserved for a section of the release page "
                     f"({', '.join(RESERVED_ANCHORS)}, {RESERVED_ANCHOR_PREFIX}...); choose another id",
                 )
+
+
+def names_are_free_for_pages(data: ValidatedData) -> Iterator[Problem]:
+    """An id (or a former id) names its feature's page, a label key its level's page: one that is
+    the name of a page the URL scheme fixes ('index': the features index) would silently replace
+    that page, and one Windows reserves ('nul') makes a file Windows cannot hold. `unlabeled` is
+    the built-in level of features no release gave a level: a label named so would be replaced."""
+    for release in data.releases:
+        for location, entry in entries(release):
+            names = [
+                ((*location, "id"), entry.id),
+                *(((*location, "aliases", i), a) for i, a in enumerate(entry.aliases)),
+            ]
+            for where, name in names:
+                if taken := reserved_name(feature_path(name)):
+                    yield release.document.problem(where, f"'{name}' cannot be an id: {taken}; choose another id")
+    for key in data.project.stability.labels:
+        where = ("stability", "labels", key)
+        if key == UNLABELED:
+            yield data.project_document.problem(
+                where,
+                f"'{key}' is the built-in level of features no release gave a level, and would replace this "
+                "label: choose another key",
+                key=True,
+            )
+        elif taken := reserved_name(level_path(key)):
+            yield data.project_document.problem(
+                where, f"'{key}' cannot be a label key: {taken}; choose another key", key=True
+            )
 
 
 def aliases_are_free(data: ValidatedData) -> Iterator[Problem]:
@@ -428,6 +459,7 @@ RULES: tuple[Rule, ...] = (
     scheme_labels_are_defined,
     ids_are_unique_in_release,
     ids_are_not_reserved_anchors,
+    names_are_free_for_pages,
     aliases_are_free,
     former_anchors_are_free,
     borrowed_levels_cite_their_source,

@@ -13,10 +13,12 @@ import re
 from pathlib import Path
 
 from releasekb.common import atomic
+from releasekb.common.safe_text import visible
 from releasekb.common.versions import version_key
 from releasekb.kb.loader import load_document
 from releasekb.kb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
 from releasekb.kb.schema import write_schemas
+from releasekb.kb.urls import MAX_NAME_LENGTH
 from releasekb.kb.validate import display_path, load_project, release_paths
 
 SKELETON = """{schema_comment}
@@ -62,7 +64,13 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
     # suffix (1.8.yaml.yaml), so the extension is dropped, as the file name adds it back.
     version = version.removesuffix(".yaml").removesuffix(".yml")
     if not re.fullmatch(VERSION_PATTERN, version):
-        raise NewReleaseError(f"'{version}' is not a version like 1.8 or 1.10", usage=True)
+        raise NewReleaseError(f"'{visible(version)}' is not a version like 1.8 or 1.10", usage=True)
+    if len(version) > MAX_NAME_LENGTH:  # it names the file, and file systems refuse long names
+        raise NewReleaseError(
+            f"the version is {len(version)} characters long, over the {MAX_NAME_LENGTH} allowed (it names the "
+            "release file): give a version like 1.8 or 1.10",
+            usage=True,
+        )
     path = data_dir / f"{version}.yaml"
     existing = {p.stem: p for p in release_paths(data_dir)}
     same = next((p for v, p in existing.items() if version_key(v) == version_key(version)), None)

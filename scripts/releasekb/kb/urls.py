@@ -8,6 +8,8 @@ contract all build their addresses with these functions, so the scheme changes i
 
 from __future__ import annotations
 
+import posixpath
+
 from releasekb.common.i18n import LANGUAGES, url_prefix
 
 # Inside each language's tree: what the generator owns (.gitignore lists the same paths).
@@ -22,6 +24,21 @@ UPGRADE = "changelog/upgrade.md"
 # Beside the features index: what its words filter searches, {feature id: text}, in the page's
 # language. Kept out of the table's rows, where it was most of the page's weight.
 FILTER_TEXT_FILE = "features/filter-text.json"
+# The pages whose names the scheme fixes, beside the pages the data names (a release, a feature,
+# a level): an id or a label key that names one of them would replace it (reserved_name says so).
+FIXED_PAGES = (HOME, RELEASES_INDEX, FEATURES_INDEX, STABILITY_INDEX, CHANGELOG, UPGRADE)
+
+# The longest id, version or label key. Each becomes a file name, with a suffix or two on the
+# way ('torch-fft.md', 'torch-fft.svg', 'torch-fft/index.html', an editor's '.1.8.yaml.swp', an
+# atomic write's '.1.8.yaml.<pid>.tmp'), and file systems refuse a name over 255 bytes: 100
+# leaves room for every suffix, and no real id or version comes near it.
+MAX_NAME_LENGTH = 100
+
+# Names Windows keeps for its devices, in any case and with any extension ('NUL', 'con.md'): a
+# page or a release file named so cannot be written, nor checked out, on Windows.
+WINDOWS_RESERVED_NAMES = frozenset(
+    ["con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))]
+)
 
 # Machine-readable files, inside a language's site (the API only in the default language's).
 API_SCHEMA_VERSION = 1
@@ -49,6 +66,28 @@ def feature_path(feature_id: str) -> str:
 
 def level_path(level_key: str) -> str:
     return f"stability/{level_key}.md"
+
+
+def reserved_name(path: str) -> str:
+    """Why the data cannot name a page's file `path`: it is one of the fixed pages, or its name is
+    one Windows reserves; '' when it is free.
+
+    >>> reserved_name(feature_path("index"))
+    'its page features/index.md is the features index, which it would replace'
+    >>> reserved_name(level_path("Nul")).split(" (")[0], reserved_name(feature_path("fft"))
+    ('Nul is a device name on Windows', '')
+    """
+    if path in FIXED_PAGES:
+        folder = posixpath.dirname(path)
+        what = f"the {folder} index" if folder and path.endswith("/index.md") else "a page of the site"
+        return f"its page {path} is {what}, which it would replace"
+    name = posixpath.basename(path).split(".")[0]
+    if name.lower() in WINDOWS_RESERVED_NAMES:
+        return (
+            f"{name} is a device name on Windows (con, prn, aux, nul, com1-com9, lpt1-lpt9), "
+            f"where its page {path} cannot be a file"
+        )
+    return ""
 
 
 def api_release_path(version: str) -> str:

@@ -76,6 +76,44 @@ def release_paths(data_dir: Path) -> list[Path]:
     return sorted(p for p in data_dir.glob("*.yaml") if RELEASE_FILE_PATTERN.match(p.name))
 
 
+# A YAML file whose name holds a digit looks like a release file ('1.1.yml', 'Draft-1.1.yaml',
+# 'old/0.9.yaml'); release_paths reads only <version>.yaml in the data folder itself.
+_YAML_EXTENSIONS = (".yaml", ".yml")
+_VERSION_IN_NAME = re.compile(r"[0-9][0-9a-z.-]*[0-9a-z]|[0-9]")
+
+
+def unread_release_files(data_dir: Path) -> list[Problem]:
+    """Warnings at the files of a data folder that look like release files but are not read (a
+    `.yml` or upper-case extension, a name that is not a version, a subfolder): their release
+    would be silently missing from the site. Hidden files and folders (an editor's) are left alone."""
+    data_dir = Path(data_dir)
+    read = {PROJECT_FILE, *(path.name for path in release_paths(data_dir))}
+    linked = {os.path.realpath(path) for path in release_paths(data_dir) if path.is_symlink()}  # read as links
+    problems = []
+    for folder, subfolders, names in os.walk(data_dir):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        inside = Path(folder) != data_dir
+        for name in sorted(names):
+            stem, extension = os.path.splitext(name)
+            if name.startswith(".") or extension.lower() not in _YAML_EXTENSIONS or not re.search("[0-9]", stem):
+                continue
+            if (inside or name not in read) and os.path.realpath(Path(folder) / name) not in linked:
+                problems.append(_unread_file_warning(data_dir, Path(folder) / name, stem))
+    return problems
+
+
+def _unread_file_warning(data_dir: Path, path: Path, stem: str) -> Problem:
+    found = _VERSION_IN_NAME.search(stem.lower())
+    version = found.group() if found and re.fullmatch(VERSION_PATTERN, found.group()) else None
+    name = f"{version}.yaml" if version else "<version>.yaml (like 1.7.yaml)"
+    right = display_path(data_dir / name) if version else f"{display_path(data_dir)}/{name}"
+    message = (
+        f"this file is not read: release files are named <version>.yaml in the data folder itself, so its "
+        f"release is missing from the site; rename it to {right}, or move it out of the data folder"
+    )
+    return Problem(display_path(path), 1, 1, "(document)", message, severity="warning")
+
+
 def missing_project(data_dir: Path) -> DataError | None:
     """The problem of a data folder without project.yaml, which every command reads first (its
     vocabularies decide what release files may say): one message for all of them, pointing a
@@ -135,12 +173,30 @@ def read_files(data_dir: Path) -> DataFiles:
     files, problems = {}, []
     for path in [data_dir / PROJECT_FILE, data_dir / translations.LOCK_FILE, *release_paths(data_dir)]:
         try:
+            if _links_outside(path, data_dir):
+                raise _LinkOutside(
+                    "is a symbolic link to a file outside the data folder, which is not read (copy the file "
+                    "into the data folder, or remove the link)"
+                )
             files[path.name] = _read_file(path)
         except FileNotFoundError:
             continue  # load_data says what the absence means (no project.yaml; no review yet)
         except OSError as error:
-            problems.append(Problem(display_path(path), 1, 1, "(document)", _unreadable(error)))
+            # the path as listed, its last link not followed: a link's target is not named
+            shown = str(Path(display_path(path.parent)) / path.name)
+            problems.append(Problem(shown, 1, 1, "(document)", _unreadable(error)))
     return DataFiles(data_dir, files, tuple(problems))
+
+
+def _links_outside(path: Path, data_dir: Path) -> bool:
+    """Whether `path` is a symbolic link to a file outside the data folder. Such a file is not
+    read: a cloned repository can carry a link to any file of the reader's machine, and a problem
+    in it would be echoed with its content (a line of /etc/passwd, a key). A link inside the
+    folder (a loop included, reported when read) is read as its target."""
+    if not path.is_symlink():
+        return False
+    target, folder = os.path.realpath(path), os.path.realpath(data_dir)
+    return os.path.commonpath([target, folder]) != folder
 
 
 def _read_file(path: Path) -> bytes:
@@ -159,7 +215,13 @@ class _NotAFile(OSError):
     pass
 
 
+class _LinkOutside(OSError):
+    pass
+
+
 def _unreadable(error: OSError) -> str:
+    if isinstance(error, _LinkOutside):
+        return str(error)
     if isinstance(error, _NotAFile):
         return f"{error} (rename or remove it)"
     if isinstance(error, PermissionError):
@@ -372,6 +434,11 @@ def _message(detail: dict, location: Location, document: Document, model: type[B
     if kind == "string_pattern_mismatch":
         hint = _PATTERN_HINTS.get(context.get("pattern"), f"does not match {context.get('pattern')}")
         return f"'{value}' {hint}"
+    if kind == "string_too_long":
+        return (
+            f"is {len(value)} characters long, over the {context.get('max_length')} allowed: it names a file, "
+            "and file systems refuse long names; shorten it"
+        )
     if kind == "string_too_short":
         return "must not be empty"
     if kind == "too_short":

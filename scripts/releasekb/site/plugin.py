@@ -121,6 +121,15 @@ class ReleaseKBPlugin(BasePlugin):
         self.section = self.config["path"].strip("/")
         if self.section and not _SECTION_PATH.fullmatch(self.section):
             raise PluginError(f"releasekb: path '{self.config['path']}' must be a folder like release-notes")
+        if not config.use_directory_urls:
+            # Every address the pages, feeds, API, inventory, redirects and the script make is a
+            # directory URL (kb/urls.py: 'releases/1.7/'); with .html pages each would be a 404.
+            raise PluginError(
+                f"{config.config_file_path}: releasekb does not support `use_directory_urls: false`: its pages, "
+                "feeds, API and permanent addresses are directory URLs (releases/1.7/), which would all be "
+                "broken links; remove the setting (or set it to true)"
+            )
+        _refuse_static_i18n(config)
         self.lang = build_language(config)
         if self.lang not in LANGUAGES:
             raise PluginError(
@@ -233,10 +242,14 @@ class ReleaseKBPlugin(BasePlugin):
         material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
         material.search_index = self.session.indexer.feed_for(self.lang).prepare(self.catalog, material_config)
 
+    # After the other plugins' on_files (and hooks'), which may add pages (mkdocs-gen-files): a
+    # page of theirs at a path of ours is then seen, and refused, rather than silently replaced.
+    @event_priority(-100)
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         if self.section:
             self._add_section_files(files, config)
         else:
+            self._refuse_pages_of_other_plugins(files, config)
             self.session.progress.total(len(files.documentation_pages()))
             self.session.indexer.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
         _require_local_assets(files, config)
@@ -256,12 +269,26 @@ class ReleaseKBPlugin(BasePlugin):
                     f"releasekb: {Path(config.docs_dir) / uri} is the site's own file, at the path of the page "
                     f"releasekb generates for {uri} (move it, or set the plugin's `path:` to another folder)"
                 )
+            if theirs is not None and theirs.generated_by != self._name(config):
+                raise _generated_by_another(theirs, uri, "or set releasekb's `path:` to another folder")
             if theirs is not None:
                 files.remove(theirs)  # ours, from the previous build under `mkdocs serve`
             # A site with its own `nav` lists what it wants; one without gets the section's indexes.
             listed = uri in nav_pages and not config.nav
             inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, uri, content=content, inclusion=inclusion))
+
+    def _refuse_pages_of_other_plugins(self, files: Files, config: MkDocsConfig) -> None:
+        """The whole site's pages are files in the docs; another plugin's page at one of their
+        paths would replace it (MkDocs keeps the last file added at a path)."""
+        for uri in sorted(self.html_pages):
+            theirs = files.get_file_from_path(uri)
+            if theirs is not None and theirs.generated_by and theirs.generated_by != self._name(config):
+                raise _generated_by_another(theirs, uri)
+
+    def _name(self, config: MkDocsConfig) -> str:
+        """The name MkDocs gives this plugin (a generated file's `generated_by`)."""
+        return next((name for name, plugin in config.plugins.items() if plugin is self), "releasekb")
 
     def on_nav(self, nav, config: MkDocsConfig, files: Files):
         """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
@@ -448,6 +475,27 @@ def _section_page_of(page: Page, nav) -> Page | None:
         if candidate and page.file.src_uri.startswith(candidate + "/") and len(candidate) > len(folder):
             found, folder = listed, candidate
     return found
+
+
+def _generated_by_another(theirs: File, uri: str, or_else: str = "") -> PluginError:
+    return PluginError(
+        f"releasekb: the plugin '{theirs.generated_by}' adds a page at {uri}, where releasekb generates a page "
+        f"of its own: one would silently replace the other (have that plugin write its page elsewhere"
+        f"{', ' + or_else if or_else else ''})"
+    )
+
+
+def _refuse_static_i18n(config: MkDocsConfig) -> None:
+    """mkdocs-static-i18n builds the site once per language from the docs' files: it reads a
+    section's pages, held in memory, as files (a TypeError from deep inside it), and a whole site
+    already has a build per language. Refused by name, before either plugin has done anything."""
+    for name, plugin in config.plugins.items():
+        if type(plugin).__module__.split(".")[0] == "mkdocs_static_i18n":
+            raise PluginError(
+                f"{config.config_file_path}: releasekb does not support mkdocs-static-i18n (`{name}` in `plugins:`): "
+                "a section is built in the site's language (theme.language), and a whole site builds each of its "
+                "languages itself (mkdocs.yml, mkdocs.zh.yml); remove one of the two plugins"
+            )
 
 
 def _invalid_data(error: DataError) -> PluginError:

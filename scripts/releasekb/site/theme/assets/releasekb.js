@@ -257,7 +257,8 @@
 // after "from" up to and including "to"; choosing updates the address, so it can be shared.
 (function () {
   const form = document.getElementById("rkb-upgrade");
-  if (!form) return;
+  // No form, or (from a page built before there were two releases) no version to upgrade from.
+  if (!form || !form.elements.from.options.length) return;
   const sections = Array.from(document.querySelectorAll(".rkb-upgrade-release"));
   const versions = sections.map((section) => section.dataset.version);
   const oldest = form.elements.from.options[0].value;
