@@ -124,7 +124,7 @@ class Jobs:
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=end_with_parent
         )
         if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
-            at_exit(self._end_children)
+            at_exit(self.end_commands)
             self._children_ended_by = os.getpid()
         self._children[process.pid] = process
         try:
@@ -137,9 +137,9 @@ class Jobs:
         """The process ids of the commands the jobs run now."""
         return list(self._children)
 
-    def _end_children(self) -> None:
+    def end_commands(self) -> None:
         """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
-        which Python ends without waiting)."""
+        which Python ends without waiting), and wait until they have ended."""
         for process in list(self._children.values()):
             if process.poll() is None:
                 process.kill()
