@@ -35,6 +35,7 @@ from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.validate import DataFiles, read_files
 from releasekb.site import leftovers, progress
+from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
 from releasekb.site.session import Session
 from releasekb.site.site_folder import check_site_folder, is_marked, mark, previous_site, replaceable
@@ -197,7 +198,9 @@ def _build_one_language(
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
-    except OSError as error:  # a full disk, a read-only folder, a link in a generated folder
+    except LinkInTheWay as error:  # a link in a folder the build writes: never followed (confined.py)
+        return LanguageResult(Outcome.BUILD_FAILED, str(error))
+    except OSError as error:  # a full disk, a read-only folder
         return LanguageResult(Outcome.BUILD_FAILED, f"cannot write {os_error_text(error)}")
     finally:
         session.jobs.building(False)
@@ -473,7 +476,7 @@ def os_error_text(error: OSError) -> str:
     """An OSError in a few words: the path it names and what the system said."""
     if error.filename is not None and error.strerror:
         return f"{visible(error.filename)}: {error.strerror}"
-    return visible(str(error))
+    return f"the site: {error.strerror}" if error.strerror else visible(str(error))
 
 
 # Said once per build: a site published without its address works at the domain's root only.
