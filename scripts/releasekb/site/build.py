@@ -268,6 +268,7 @@ class SiteBuilder:
                 project = self.configs[DEFAULT_LANGUAGE].parent
                 check_site_folder(site_dir, project, {"data folder": result.data, "docs folder": result.docs})
         site_dir = site_dir.resolve()
+        site_dir.parent.mkdir(parents=True, exist_ok=True)  # as MkDocs makes its site_dir
         _put_back_previous_site(site_dir)
         staging = leftovers.temporary_folder(f".{site_dir.name}-staging-", site_dir.parent)
         built = False

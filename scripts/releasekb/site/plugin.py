@@ -86,7 +86,7 @@ class _SectionPath(c.Type):
         ):
             raise c.ValidationError(
                 f"'{visible(value)}' is not a folder inside the site: give a relative path such as release-notes "
-                "or docs/release-notes (letters, digits, '.', '_' and '-'; no '..', '.' or leading '/')"
+                "or notes/releases (letters, digits, '.', '_' and '-'; no '..', '.' or leading '/')"
             )
         return value
 
