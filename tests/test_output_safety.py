@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURE_RELEASES, FIXTURES, bound_by_permissions, command_env, run_releasekb, wait_for
+from helpers import FIXTURE_RELEASES, FIXTURES, bound_by_permissions, command_env, wait_for
 
 MARKER = ".releasekb-site"
 TIMEOUT = 300  # a guard against a hang, not a measure
@@ -256,7 +256,8 @@ def test_an_interrupted_build_ends_with_one_line_and_leaves_no_staging_folder(bu
             start_new_session=True,  # its own process group, as a terminal's job
         )
         try:
-            wait_for(lambda: list(project.glob(f".site-staging-{build.pid}-*/{moment}")), TIMEOUT, moment)
+            started = f".site-staging-{build.pid}-*/{moment}"
+            wait_for(lambda started=started: list(project.glob(started)), TIMEOUT, moment)
             if signum == signal.SIGINT:
                 os.killpg(build.pid, signum)  # Ctrl-C: the terminal signals the whole group
             else:
@@ -284,8 +285,9 @@ def test_a_read_only_output_folder_is_a_sentence_and_the_site_stays(built, tmp_p
     before = listing(shelf)
     shelf.chmod(0o555)
     try:
+        command = [sys.executable, "-m", "releasekb.cli", "build", "--site-dir", str(shelf / "site")]
         result = subprocess.run(
-            [*bound_by_permissions(), sys.executable, "-m", "releasekb.cli", "build", "--site-dir", str(shelf / "site")],
+            [*bound_by_permissions(), *command],
             cwd=project,
             capture_output=True,
             text=True,
