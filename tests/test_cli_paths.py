@@ -259,11 +259,3 @@ def test_init_on_a_full_disk_leaves_no_folder_behind(tmp_path):
     result = releasekb(tmp_path, "init", "kb", "--product", "A", disk_left=256)
     assert_one_sentence(result, "cannot write it (File too large); it is unchanged")
     assert not (tmp_path / "kb").exists()
-
-
-def test_new_with_a_version_too_long_for_a_file_name_is_a_sentence(tmp_path):
-    data = data_copy(FIXTURE_RELEASES, tmp_path)
-    before = sorted(path.name for path in data.iterdir())
-    result = releasekb(tmp_path, "--data", str(data), "new", "1." + "1" * 300)
-    assert_one_sentence(result, ".yaml: cannot write it (File name too long); it is unchanged")
-    assert sorted(path.name for path in data.iterdir()) == before

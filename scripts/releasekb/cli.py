@@ -1,6 +1,7 @@
 """The `releasekb` command: the parser and dispatch over the command modules (commands/).
 
-Exit status: 0 success, 1 invalid data (or a failed build), 2 wrong usage.
+Exit status: 0 success, 1 invalid data (or a failed build), 2 wrong usage; `build` ended by a signal
+exits 128 + its number (130 Ctrl-C, 143 SIGTERM).
 Data problems are printed one per line as `file:line:col: where: message`, never as a traceback.
 """
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from releasekb.commands import EXIT_INVALID, EXIT_OK
+from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from releasekb.site.engine import AUTO, ENGINES
 
 NAME = "build"
@@ -31,10 +32,29 @@ def add_engine_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from releasekb.site.build import build_site
+    """Exit 0 built, 1 invalid data or a failed build (the site could not be written), 2 an output
+    folder that is the project's own or holds what no build wrote (nothing touched), and 128 + the
+    signal's number when interrupted (130 Ctrl-C, 143 SIGTERM), as a shell reports a process the
+    signal ended: the build stops its workers and removes its staging folder first."""
+    import signal
+
+    from releasekb.common.safe_text import visible
+    from releasekb.site.build import BuildFailed, Interrupted, build_site
+    from releasekb.site.site_folder import SiteFolderRefused
 
     show_engine_log(args.engine)
-    return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
+    try:
+        return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
+    except SiteFolderRefused as error:
+        print(f"releasekb build: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BuildFailed as error:
+        print(f"releasekb build: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    except Interrupted as interrupted:
+        name = signal.Signals(interrupted.signum).name
+        print(f"releasekb build: interrupted ({name}); {visible(args.site_dir)} was left as it was", file=sys.stderr)
+        return 128 + interrupted.signum
 
 
 def show_engine_log(engine: str) -> None:

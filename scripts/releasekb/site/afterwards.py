@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing.util
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -120,13 +121,19 @@ class Jobs:
         """Run a job's command (Pagefind) to its end, with this thread's lower priority. It ends
         with this process, however this process ends: left running, it would write into a folder
         `serve` removes as it stops (one was found so, hung, minutes after a test's serve had ended)."""
-        process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=end_with_parent
-        )
-        if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
-            at_exit(self._end_children)
-            self._children_ended_by = os.getpid()
-        self._children[process.pid] = process
+        # SIGINT and SIGTERM wait until the command is known: a worker's SIGTERM ends the commands
+        # it knows (build.py), and one started but not yet known would write on.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+        try:
+            process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_command_starts
+            )
+            if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
+                at_exit(self.end_commands)
+                self._children_ended_by = os.getpid()
+            self._children[process.pid] = process
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         try:
             stdout, stderr = process.communicate()
         finally:
@@ -137,13 +144,26 @@ class Jobs:
         """The process ids of the commands the jobs run now."""
         return list(self._children)
 
-    def _end_children(self) -> None:
+    def end_commands(self) -> None:
         """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
-        which Python ends without waiting)."""
+        which Python ends without waiting), and wait until they have ended."""
         for process in list(self._children.values()):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+            # os's calls, not Popen's: called from a signal handler, this may have interrupted the
+            # thread's own Popen.wait, which holds the lock Popen's would wait for
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                    os.kill(process.pid, signal.SIGKILL)
+                    os.waitpid(process.pid, 0)
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _command_starts() -> None:
+    """Run in a command's process between fork and exec: the signals run_command blocked are
+    its own again, and it ends with this process (end_with_parent)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
+    end_with_parent()
 
 
 def _moved(value, moved: dict[Path, Path]):

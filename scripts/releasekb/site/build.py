@@ -12,9 +12,11 @@ those bytes: a file saved during a build is in none of its outputs, rather than 
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import gc
 import gzip
+import multiprocessing
 import os
 import shutil
 import signal
@@ -30,10 +32,13 @@ from pathlib import Path
 
 from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
 from releasekb.common.problems import DataError
+from releasekb.common.safe_text import visible
 from releasekb.kb.validate import DataFiles, read_files
 from releasekb.site import leftovers, progress
+from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
 from releasekb.site.session import Session
+from releasekb.site.site_folder import check_site_folder, is_marked, mark, previous_site, replaceable
 
 
 def language_configs(config_file: str | Path) -> dict[str, Path]:
@@ -55,10 +60,39 @@ _worker_session: Session | None = None
 def _start_worker(parent_pid: int, counters: SynchronizedArray) -> None:
     """Run in each language's worker as it starts: end it when the releasekb process ends, however
     it ends (SIGKILL, a crash), so no worker is left running, orphaned, after its build or serve;
-    and make the session its builds share, counting its pages into the builder's counters."""
+    and make the session its builds share, counting its pages into the builder's counters.
+
+    Ctrl-C reaches every process of the terminal's process group: a worker ignores it (as do the
+    commands it runs, Pagefind, which inherit that), and the builder stops it with SIGTERM
+    (SiteBuilder.stop_workers). Both signals are blocked from the fork until now (_forking)."""
     global _worker_session
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_worker)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
     leftovers.end_with_parent(parent_pid)
     _worker_session = Session(counters)
+
+
+def _stop_worker(signum: int, frame) -> None:
+    """A worker's SIGTERM: stop the commands its build runs (Pagefind, which would write on into a
+    staging folder the builder is about to remove) and end at once, quietly: the builder that
+    asked discards what the build made."""
+    if _worker_session is not None:
+        _worker_session.jobs.end_commands()
+    os._exit(128 + signum)
+
+
+# What ends a build: Ctrl-C, and `kill`, a service manager or a CI runner's SIGTERM.
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+class Interrupted(BaseException):
+    """Raised in the main thread of `releasekb build` by SIGINT or SIGTERM (_interruptible). A
+    BaseException, as KeyboardInterrupt is: no `except Exception` on the way up stops it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _release_jobs(moved: dict[Path, Path]) -> None:
@@ -106,15 +140,25 @@ def _configuration_errors() -> tuple[type[BaseException], ...]:
     return Abort, ConfigurationError, PluginError, SystemExit
 
 
-def _data_folder(config_file: str, strict: bool) -> Path | LanguageResult:
-    """Run in a worker process: the data folder one language's configuration names, for the
-    builder to read once for every language; the failure when the configuration cannot be read."""
+@dataclass(frozen=True)
+class Sources:
+    """The folders one language's configuration names: its data, which the builder reads once
+    for every language, and the docs folder (docs/, the parent of its docs_dir)."""
+
+    data: Path
+    docs: Path
+
+
+def _sources(config_file: str, strict: bool) -> Sources | LanguageResult:
+    """Run in a worker process: the folders one language's configuration names; the failure when
+    the configuration cannot be read."""
     from mkdocs.config import load_config
 
     from releasekb.site.plugin import data_dir_of
 
     try:
-        return data_dir_of(load_config(config_file, strict=strict))
+        config = load_config(config_file, strict=strict)
+        return Sources(data_dir_of(config), docs_root(config))
     except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
 
@@ -154,6 +198,10 @@ def _build_one_language(
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
+    except LinkInTheWay as error:  # a link in a folder the build writes: never followed (confined.py)
+        return LanguageResult(Outcome.BUILD_FAILED, str(error))
+    except OSError as error:  # a full disk, a read-only folder
+        return LanguageResult(Outcome.BUILD_FAILED, f"cannot write {os_error_text(error)}")
     finally:
         session.jobs.building(False)
     return LanguageResult(Outcome.BUILT, site_url=site_url)
@@ -183,8 +231,9 @@ class SiteBuilder:
             )
             for lang in LANGUAGES
         }
-        for worker in self._workers.values():
-            worker.submit(_warm_up)
+        with _forking():
+            for worker in self._workers.values():
+                worker.submit(_warm_up)  # forks the worker
 
     @cached_property
     def _default_config(self):
@@ -210,21 +259,33 @@ class SiteBuilder:
 
     def build_into(self, site_dir: Path) -> bool:
         """Build the site into a new folder beside site_dir and swap it in only on success,
-        so a failed build (bad data, a strict-mode warning) leaves the previous site as it was."""
+        so a failed build (bad data, a strict-mode warning) leaves the previous site as it was.
+        Raises SiteFolderRefused, before anything is touched, when site_dir is one of the
+        project's own folders or holds what no build wrote (site_folder.py)."""
+        sources = self._sources()
+        for result in sources.values():
+            if isinstance(result, Sources):
+                project = self.configs[DEFAULT_LANGUAGE].parent
+                check_site_folder(site_dir, project, {"data folder": result.data, "docs folder": result.docs})
         site_dir = site_dir.resolve()
+        site_dir.parent.mkdir(parents=True, exist_ok=True)  # as MkDocs makes its site_dir
         _put_back_previous_site(site_dir)
         staging = leftovers.temporary_folder(f".{site_dir.name}-staging-", site_dir.parent)
         built = False
         try:
-            if self._run({lang: staging / lang for lang in LANGUAGES}, dirty=False) is not Outcome.BUILT:
+            if self._run({lang: staging / lang for lang in LANGUAGES}, False, sources) is not Outcome.BUILT:
                 print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
                 return False
             for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
                 (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
             _without_gzip_time(staging / DEFAULT_LANGUAGE)
+            mark(staging / DEFAULT_LANGUAGE)
             _swap(staging / DEFAULT_LANGUAGE, site_dir)
             built = True
             return True
+        except (Interrupted, KeyboardInterrupt, SystemExit):
+            self.stop_workers()  # first: they would write on into the staging folder removed below
+            raise
         finally:
             if self.serving:  # the outputs held for after the build: into the served folder, or dropped
                 for lang, worker in self._workers.items():
@@ -242,15 +303,16 @@ class SiteBuilder:
             return self.build_into(site_dir)
         return outcome is Outcome.BUILT
 
-    def _run(self, site_dirs: dict[str, Path], dirty: bool) -> Outcome:
+    def _run(self, site_dirs: dict[str, Path], dirty: bool, sources: dict | None = None) -> Outcome:
         """Build every language from the data files read once for all of them. Returns BUILT,
-        NEEDS_FULL_BUILD when a language cannot build dirty, or the failure (printed)."""
+        NEEDS_FULL_BUILD when a language cannot build dirty, or the failure (printed).
+        sources: each language's folders, when the caller has read them already."""
         progress.reset(self.counters)
-        folders = self._data_folders()
-        broken = [folder for folder in folders.values() if isinstance(folder, LanguageResult)]
+        sources = sources or self._sources()
+        broken = [result for result in sources.values() if isinstance(result, LanguageResult)]
         if broken:
             return _reported(broken)
-        data = _read_once(folders)
+        data = _read_once({lang: result.data for lang, result in sources.items()})
         futures = [
             self._workers[lang].submit(
                 _build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty, self.serving, data[lang]
@@ -263,10 +325,10 @@ class SiteBuilder:
         self.site_url_set = any(result.site_url for result in results)
         return _reported(results)
 
-    def _data_folders(self) -> dict[str, Path | LanguageResult]:
-        """{lang: the data folder its configuration names, or why the configuration cannot be read}."""
+    def _sources(self) -> dict[str, Sources | LanguageResult]:
+        """{lang: the folders its configuration names, or why the configuration cannot be read}."""
         futures = {
-            lang: self._workers[lang].submit(_data_folder, str(config), self.strict)
+            lang: self._workers[lang].submit(_sources, str(config), self.strict)
             for lang, config in self.configs.items()
         }
         return {lang: future.result() for lang, future in futures.items()}
@@ -274,6 +336,16 @@ class SiteBuilder:
     def close(self) -> None:
         for worker in self._workers.values():
             worker.shutdown(cancel_futures=True)
+
+    def stop_workers(self) -> None:
+        """End the language workers now, for an interrupted build whose output is discarded: each
+        stops the commands it runs (Pagefind) and ends (_stop_worker); this returns once they have
+        ended, so nothing writes into the build's folders any more."""
+        workers = multiprocessing.active_children()  # this process's children: the workers
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join()
 
 
 def _read_once(folders: dict[str, Path]) -> dict[str, DataFiles]:
@@ -289,7 +361,8 @@ def _reported(results: list[LanguageResult]) -> Outcome:
     if any(result.outcome is Outcome.NEEDS_FULL_BUILD for result in failures):
         return Outcome.NEEDS_FULL_BUILD
     data_problems = {result.report for result in failures if result.outcome is Outcome.INVALID_DATA}
-    for report in data_problems or [f"build failed: {result.report}" for result in failures]:
+    # each once: a full disk fails every language the same way
+    for report in data_problems or dict.fromkeys(f"build failed: {result.report}" for result in failures):
         print(report, file=sys.stderr, flush=True)
     if not failures:
         return Outcome.BUILT
@@ -306,22 +379,60 @@ def _without_gzip_time(site: Path) -> None:
 def _put_back_previous_site(site_dir: Path) -> None:
     """Undo a swap that a kill (SIGKILL, power loss) interrupted: the previous site moved aside
     and the new one not yet in place. (A killed build's staging folder is removed by
-    leftovers.temporary_folder when the next build makes its own.)"""
-    previous = site_dir.with_name(f".{site_dir.name}-previous")
-    if previous.is_dir() and not site_dir.exists():
+    leftovers.temporary_folder when the next build makes its own.) Only a site a build wrote."""
+    previous = previous_site(site_dir)
+    if is_marked(previous) and not os.path.lexists(site_dir):
         previous.rename(site_dir)
 
 
 def _swap(new: Path, site_dir: Path) -> None:
     """Replace site_dir by new with two renames: at every moment either the previous site or the
     new one is complete on disk (`_put_back_previous_site` puts the previous back if we are killed
-    between the renames)."""
-    previous = site_dir.with_name(f".{site_dir.name}-previous")
-    shutil.rmtree(previous, ignore_errors=True)
-    if site_dir.exists():
+    between the renames). What it removes, check_site_folder found empty or written by a build."""
+    previous = previous_site(site_dir)
+    _remove_site(previous)
+    if os.path.lexists(site_dir):
         site_dir.rename(previous)
     new.rename(site_dir)
-    shutil.rmtree(previous, ignore_errors=True)
+    _remove_site(previous)
+
+
+def _remove_site(folder: Path) -> None:
+    """Remove folder if a build wrote it (or it is empty): never anything else, whatever changed
+    since check_site_folder looked."""
+    if os.path.lexists(folder) and replaceable(folder):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _forking():
+    """Around forking the workers: SIGINT and SIGTERM wait (blocked, then delivered) until the
+    worker has set its own handlers (_start_worker), instead of reaching it with the builder's."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+@contextlib.contextmanager
+def _interruptible():
+    """SIGINT and SIGTERM raise Interrupted in the main thread while the block runs; after the
+    first, both are ignored, so that a second Ctrl-C does not break the clean-up off halfway."""
+
+    def interrupt(signum: int, frame) -> None:
+        for interrupt_signal in _INTERRUPTS:
+            signal.signal(interrupt_signal, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    before = {interrupt_signal: signal.getsignal(interrupt_signal) for interrupt_signal in _INTERRUPTS}
+    for interrupt_signal in _INTERRUPTS:
+        signal.signal(interrupt_signal, interrupt)
+    try:
+        yield
+    finally:
+        for interrupt_signal, handler in before.items():
+            signal.signal(interrupt_signal, handler)
 
 
 def exit_on_sigterm() -> None:
@@ -333,19 +444,40 @@ def exit_on_sigterm() -> None:
 
 
 def build_site(config_file: str, site_dir: Path) -> bool:
-    """`releasekb build`: the whole site into site_dir, replaced only on success."""
+    """`releasekb build`: the whole site into site_dir, replaced only on success. Raises
+    SiteFolderRefused (site_folder.py) before anything is touched; Interrupted by SIGINT or
+    SIGTERM, once the workers have stopped and the staging folder is gone; BuildFailed when
+    the site cannot be written (a full disk, a read-only folder), site_dir left as it was."""
     start = time.perf_counter()
-    exit_on_sigterm()
-    builder = SiteBuilder(config_file)
-    try:
-        if not builder.build_into(site_dir):
-            return False
-    finally:
-        builder.close()
+    with _interruptible():
+        builder = None
+        try:
+            builder = SiteBuilder(config_file)
+            if not builder.build_into(site_dir):
+                return False
+        except OSError as error:
+            raise BuildFailed(
+                f"cannot write the site into {visible(site_dir)} ({os_error_text(error)}); it was left as it was"
+            ) from None
+        finally:
+            if builder is not None:
+                builder.close()
+            _put_back_previous_site(site_dir.resolve())  # if the swap was cut off between its renames
     print(f"site built in {site_dir} ({time.perf_counter() - start:.1f} s)")
     if not builder.site_url_set:
         print(SITE_URL_MISSING, file=sys.stderr)
     return True
+
+
+class BuildFailed(Exception):
+    """The site could not be written; the message says where and why, in one sentence."""
+
+
+def os_error_text(error: OSError) -> str:
+    """An OSError in a few words: the path it names and what the system said."""
+    if error.filename is not None and error.strerror:
+        return f"{visible(error.filename)}: {error.strerror}"
+    return f"the site: {error.strerror}" if error.strerror else visible(str(error))
 
 
 # Said once per build: a site published without its address works at the domain's root only.

@@ -14,6 +14,8 @@ functions reading a build's MkDocs configuration are here too.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +27,7 @@ from releasekb.kb.pages import pages
 from releasekb.kb.pipeline import KnowledgeBase, load_knowledge_base
 from releasekb.kb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
 from releasekb.kb.validate import DataFiles, LoadedReleases
+from releasekb.site.confined import LinkInTheWay, files_under, no_follow, refuse_links
 from releasekb.site.incremental import pages_to_render, what_changed
 from releasekb.site.render import Rows, render_pages
 
@@ -39,11 +42,11 @@ def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] 
     changed = []
     wanted = {(docs_dir / path).resolve() for path in pages}
     for root in generated_roots(docs_dir, languages):
-        files = [root] if root.is_file() else list(root.rglob("*")) if root.is_dir() else []
-        for stale in (f for f in files if f.is_file() and f.resolve() not in wanted):
+        # a link there (a cloned repository can hold one) is an error, never followed (confined.py)
+        for stale in (f for f in files_under(root, docs_dir) if f.is_file() and f.resolve() not in wanted):
             stale.unlink()
             changed.append(str(stale.relative_to(docs_dir)))
-    _make_folders(docs_dir / path for path in pages)
+    _make_folders((docs_dir / path for path in pages), docs_dir)
     changed += [path for path, text in pages.items() if _write_if_changed(docs_dir / path, text)]
     return changed
 
@@ -76,25 +79,35 @@ def generate_language(
         only = pages_to_render(page_list, change.pages, written.links)
         rows.forget(change.features)
         rendered = render_pages(catalog, lang, site_url, only=only, rows=rows)
-        _make_folders(docs_dir / lang / path for path in rendered.texts)
+        _make_folders((docs_dir / lang / path for path in rendered.texts), docs_dir)
         for path, text in rendered.texts.items():
             _write_if_changed(docs_dir / lang / path, text)
         links = {**written.links, **rendered.links}
     return frozenset(paths) | {FILTER_TEXT_FILE}, _Written(knowledge_base.data, paths, links)
 
 
-def _make_folders(files: Iterable[Path]) -> None:
+def _make_folders(files: Iterable[Path], docs_dir: Path) -> None:
     """The folders of these files, each made once: a folder per page cost a system call each,
-    thousands of them at scale, for the few folders the pages are in."""
+    thousands of them at scale, for the few folders the pages are in. None is made or used
+    through a link (confined.py)."""
     for folder in {file.parent for file in files}:
+        refuse_links(folder, docs_dir)
         folder.mkdir(parents=True, exist_ok=True)
 
 
 def _write_if_changed(target: Path, text: str) -> bool:
-    """Write text to target (its folder exists) unless it holds that text already."""
-    if target.is_file() and target.read_text(encoding="utf-8") == text:
+    """Write text to target (its folder exists) unless it holds that text already; never
+    through a link at target (LinkInTheWay)."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise LinkInTheWay(target, target.parent)
+    if mode is not None and stat.S_ISREG(mode) and target.read_text(encoding="utf-8") == text:
         return False
-    target.write_text(text, encoding="utf-8")
+    with open(target, "w", encoding="utf-8", opener=no_follow) as page:
+        page.write(text)
     return True
 
 

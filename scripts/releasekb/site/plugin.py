@@ -49,10 +49,12 @@ from mkdocs.utils import meta as markdown_meta
 
 from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
 from releasekb.common.problems import DataError
+from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
 from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
 from releasekb.kb.validate import read_files
 from releasekb.site import publish, search
+from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
 from releasekb.site.render import Outline, bytecode_cache, index_titles, not_found_page, outline, render_pages
 from releasekb.site.session import Session
@@ -68,11 +70,32 @@ SECTION_NAV_PAGES = (HOME, RELEASES_INDEX, FEATURES_INDEX, STABILITY_INDEX, CHAN
 _SECTION_PATH = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 
 
+class _SectionPath(c.Type):
+    """The `path` option: a folder inside the site, relative, of names of letters, digits, `.`, `_`
+    and `-`; no `.` or `..` among them and no leading slash, so that the section's pages and
+    outputs are written inside the site and nowhere else."""
+
+    def __init__(self):
+        super().__init__(str, default="")
+
+    def run_validation(self, value):
+        value = super().run_validation(value)
+        folders = value.rstrip("/").split("/")
+        if value and (
+            value.startswith("/") or not _SECTION_PATH.fullmatch(value.rstrip("/")) or {".", ".."} & set(folders)
+        ):
+            raise c.ValidationError(
+                f"'{visible(value)}' is not a folder inside the site: give a relative path such as release-notes "
+                "or notes/releases (letters, digits, '.', '_' and '-'; no '..', '.' or leading '/')"
+            )
+        return value
+
+
 # The plugin's options, typed with MkDocs' config options (an unknown option is an error). A
 # scheme rather than a `base.Config` class: its `data` attribute would hide UserDict's own.
 OPTIONS = (
     ("data", c.Type(str, default="releases")),  # the data folder, relative to mkdocs.yml
-    ("path", c.Type(str, default="")),  # "" the whole site; else the folder of a section of the site
+    ("path", _SectionPath()),  # "" the whole site; else the folder of a section of the site
 )
 
 
@@ -118,9 +141,7 @@ class ReleaseKBPlugin(BasePlugin):
 
     @event_priority(100)  # before the other plugins read the configuration
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.section = self.config["path"].strip("/")
-        if self.section and not _SECTION_PATH.fullmatch(self.section):
-            raise PluginError(f"releasekb: path '{self.config['path']}' must be a folder like release-notes")
+        self.section = self.config["path"].strip("/")  # checked by _SectionPath
         if not config.use_directory_urls:
             # Every address the pages, feeds, API, inventory, redirects and the script make is a
             # directory URL (kb/urls.py: 'releases/1.7/'); with .html pages each would be a 404.
@@ -205,6 +226,8 @@ class ReleaseKBPlugin(BasePlugin):
             generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
         except DataError as error:
             raise _invalid_data(error) from None
+        except LinkInTheWay as error:  # under a plain `mkdocs build`: a sentence, not a traceback
+            raise PluginError(str(error)) from None
         self.catalog = generated.catalog
         self.html_pages = generated.pages
         return generated

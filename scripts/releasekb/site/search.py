@@ -42,6 +42,7 @@ from releasekb.common.markup import text_of
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
 from releasekb.site import afterwards, leftovers
+from releasekb.site.confined import files_under, no_follow, refuse_links
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
 # in a language: a reader may type the English key or their language's word (级别:beta).
@@ -353,6 +354,9 @@ class Indexer:
         key = (project_dir.resolve(), lang)
         if key not in self._kept:
             cache = project_dir / PAGES_CACHE
+            # a cloned repository can hold these paths as links: never followed (confined.py)
+            for ours in (cache / lang, cache / f"{lang}.json", cache / f"{lang}.lock", cache.parent / ".gitignore"):
+                refuse_links(ours, project_dir)
             cache.mkdir(parents=True, exist_ok=True)
             ignore_all = cache.parent / ".gitignore"
             if not ignore_all.exists():
@@ -429,6 +433,7 @@ class _StagedPages:
                 self.written = json.loads(record.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 self.written = {}
+            files_under(root, root.parent)  # a link kept there would be written through
             if not self.written or not all((root / url / "index.html").is_file() for url in self.written):
                 self.written = {}
                 shutil.rmtree(root, ignore_errors=True)  # what it holds is not known: start over
@@ -446,7 +451,8 @@ class _StagedPages:
             if self.written.get(url) != digests[url]:
                 target = self.root / url / "index.html"
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(page_html, encoding="utf-8")
+                with open(target, "w", encoding="utf-8", opener=no_follow) as page:
+                    page.write(page_html)
         self.written = digests
         if self.record is not None:
             self.record.write_text(json.dumps(digests, separators=(",", ":")), encoding="utf-8")
