@@ -230,8 +230,9 @@ def test_an_overlong_path_is_answered_not_a_fault(served, request_line, status):
 @pytest.mark.parametrize("moment", ["serving", "building"])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_a_signal_to_the_process_group_stops_serve_with_one_line(project, tmp_path, monkeypatch, signum, moment):
-    """A terminal sends Ctrl-C to the whole process group: each language worker printed a
-    KeyboardInterrupt traceback, and serve itself one when it came during the first build."""
+    """A terminal sends Ctrl-C to the whole process group (a service manager SIGTERM): each
+    language worker printed a KeyboardInterrupt traceback, serve itself one when it came during
+    the first build, and Pagefind, killed, a search index not updated."""
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     monkeypatch.setenv("TMPDIR", str(temporary))
@@ -263,6 +264,7 @@ def test_a_signal_to_the_process_group_stops_serve_with_one_line(project, tmp_pa
     said = log_path.read_text(encoding="utf-8")
     assert "Traceback" not in said
     assert "KeyboardInterrupt" not in said
+    assert "not updated" not in said  # Pagefind, in the same group, ignores the signal: serve ends it
     assert said.count(f"serve stopped ({signal.Signals(signum).name})") == 1
     assert status == (0 if signum == signal.SIGINT else 128 + signum)
     assert temporary_leftovers(temporary) == []

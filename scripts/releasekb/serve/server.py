@@ -12,6 +12,7 @@ served folder removed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -35,10 +36,11 @@ def serve_site(config_file: str, dev_addr: str) -> int:
     """`releasekb serve`: build both languages, serve them as one site with live reload, and
     rebuild when the data, the hand-written docs or the configuration change. Returns the exit
     status once Ctrl-C (0: the usual way to end serve) or SIGTERM (128 + its number) stops it."""
-    _stop_on_signals()
     builder = served = None
     try:
-        builder = SiteBuilder(config_file, strict=False, serving=True)
+        with _signals_ignored():  # inherited by the language workers, forked here (see _stop_on_signals)
+            builder = SiteBuilder(config_file, strict=False, serving=True)
+        _stop_on_signals()
         served = leftovers.temporary_folder("releasekb-serve-") / "site"
         _serve(builder, served, dev_addr)
     except _Stopped as stopped:
@@ -64,17 +66,30 @@ class _Stopped(BaseException):
 
 
 def _stop_on_signals() -> None:
-    """Ctrl-C (sent to the whole process group, the language workers and Pagefind included) and
-    SIGTERM raise _Stopped in serve. The workers, forked from serve, inherit the handler: in them
-    it does nothing, since serve stops them itself (a KeyboardInterrupt in each printed a traceback)."""
+    """Ctrl-C and SIGTERM raise _Stopped in serve. A terminal sends Ctrl-C to the whole process
+    group, and a service manager SIGTERM: the language workers and the Pagefind they run ignore
+    both (SiteBuilder forked them under _signals_ignored), and serve stops them itself, rather
+    than each printing a KeyboardInterrupt traceback or a failed search index."""
     serve_pid = os.getpid()
 
     def stop(signum, frame):
-        if os.getpid() == serve_pid:
+        if os.getpid() == serve_pid:  # a worker forked later would inherit this handler: not for it
             raise _Stopped(signum)
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
+
+
+@contextlib.contextmanager
+def _signals_ignored():
+    """SIGINT and SIGTERM ignored inside: what forks here starts ignoring them, and so does what
+    it runs (an ignored signal stays ignored across exec)."""
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _serve(builder: SiteBuilder, served: Path, dev_addr: str) -> None:
