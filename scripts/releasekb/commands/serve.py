@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from releasekb.commands import EXIT_OK
 from releasekb.commands.build import add_engine_argument, show_engine_log
 
 NAME = "serve"
@@ -24,5 +23,4 @@ def run(args) -> int:
     load_knowledge_base(args.data)  # fail fast with the same messages as `validate`
 
     show_engine_log(args.engine)
-    serve_site(args.config, args.dev_addr)
-    return EXIT_OK
+    return serve_site(args.config, args.dev_addr)  # once Ctrl-C or SIGTERM stops it

@@ -3,14 +3,21 @@ server, and rebuild when the data, the hand-written docs or the configuration ch
 pages whose generated file changed, when only the data changed).
 
 MkDocs' server holds every request, even for a stylesheet, until a rebuild returns: a rebuild
-here never raises, so a fault (a data file turned into a folder) leaves the last good site served.
+here never raises, so a fault (a data file turned into a folder, a page that cannot be read)
+leaves the last good site served, and says so only when there is one.
+
+Ctrl-C and SIGTERM end serve the same way: one line, the language workers shut down and the
+served folder removed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
+import stat
 import sys
 import time
 import traceback
@@ -18,42 +25,80 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from releasekb.common.i18n import LANGUAGES
-from releasekb.common.safe_text import visible_block
+from releasekb.common.safe_text import visible, visible_block
 from releasekb.kb.validate import read_files
 from releasekb.site import leftovers
-from releasekb.site.build import SiteBuilder, exit_on_sigterm
+from releasekb.site.build import SiteBuilder
 from releasekb.site.generate import generated_roots
 
 
-def serve_site(config_file: str, dev_addr: str) -> None:
+def serve_site(config_file: str, dev_addr: str) -> int:
     """`releasekb serve`: build both languages, serve them as one site with live reload, and
-    rebuild when the data, the hand-written docs or the configuration change."""
-    from mkdocs.livereload import LiveReloadServer
+    rebuild when the data, the hand-written docs or the configuration change. Returns the exit
+    status once Ctrl-C (0: the usual way to end serve) or SIGTERM (128 + its number) stops it."""
+    builder = served = None
+    try:
+        with _signals_ignored():  # inherited by the language workers, forked here (see _stop_on_signals)
+            builder = SiteBuilder(config_file, strict=False, serving=True)
+        _stop_on_signals()
+        served = leftovers.temporary_folder("releasekb-serve-") / "site"
+        _serve(builder, served, dev_addr)
+    except _Stopped as stopped:
+        for ignored in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C would cut the clean-up short
+            signal.signal(ignored, signal.SIG_IGN)
+        signum = stopped.signum
+    finally:
+        if builder is not None:
+            builder.close()  # waits for a build the workers run: they write into the served folder
+        if served is not None:
+            shutil.rmtree(served.parent, ignore_errors=True)
+    print(f"serve stopped ({signal.Signals(signum).name})", file=sys.stderr, flush=True)
+    return 0 if signum == signal.SIGINT else 128 + signum
 
-    exit_on_sigterm()
-    builder = SiteBuilder(config_file, strict=False, serving=True)
+
+class _Stopped(BaseException):
+    """Raised in serve's main thread by SIGINT or SIGTERM: a BaseException, so that no `except
+    Exception` on the way (a rebuild's, MkDocs' build loop's) takes it for a fault."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM raise _Stopped in serve. A terminal sends Ctrl-C to the whole process
+    group, and a service manager SIGTERM: the language workers and the Pagefind they run ignore
+    both (SiteBuilder forked them under _signals_ignored), and serve stops them itself, rather
+    than each printing a KeyboardInterrupt traceback or a failed search index."""
+    serve_pid = os.getpid()
+
+    def stop(signum, frame):
+        if os.getpid() == serve_pid:  # a worker forked later would inherit this handler: not for it
+            raise _Stopped(signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
+
+
+@contextlib.contextmanager
+def _signals_ignored():
+    """SIGINT and SIGTERM ignored inside: what forks here starts ignoring them, and so does what
+    it runs (an ignored signal stays ignored across exec)."""
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _serve(builder: SiteBuilder, served: Path, dev_addr: str) -> None:
+    """Build into `served`, then serve it and rebuild on every change, until a signal stops it."""
+    from releasekb.serve.handler import ServeServer
+
     host, _, port = dev_addr.rpartition(":")
-    served = leftovers.temporary_folder("releasekb-serve-") / "site"
-    sources = _ServeSources(builder)
-
-    def rebuild() -> None:
-        state = sources.state()
-        if state == sources.built:
-            return  # only generated pages changed: the build that wrote them is already served
-        start = time.perf_counter()
-        only_data_changed = sources.built is not None and sources.built[1] == state[1]
-        if builder.update(served) if only_data_changed else builder.build_into(served):
-            sources.built = state
-            print(f"site rebuilt in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
-
-    def rebuild_or_say_why() -> None:
-        try:
-            rebuild()
-        except Exception:  # any fault: said, and the last good site stays served (see above)
-            print(visible_block(traceback.format_exc()), file=sys.stderr)
-            print("site not rebuilt: the last good site is still served", file=sys.stderr, flush=True)
-
-    server = LiveReloadServer(
+    rebuild_or_say_why = _Rebuilds(builder, served)
+    server = ServeServer(
         builder=rebuild_or_say_why,
         host=host,
         port=int(port),
@@ -67,19 +112,70 @@ def serve_site(config_file: str, dev_addr: str) -> None:
     # A burst of connections (a browser opening a page's assets, a link checker) waits in the
     # queue while the server's one thread accepts them: socketserver's queue of 5 refused the rest.
     server.request_queue_size = socket.SOMAXCONN
+    rebuild_or_say_why()
+    for path, recursive in rebuild_or_say_why.sources.watched():
+        server.watch(str(path), recursive=recursive)
     try:
-        rebuild_or_say_why()
-        for path, recursive in sources.watched():
-            server.watch(str(path), recursive=recursive)
-        try:
-            server.serve()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.shutdown()
+        server.serve()
     finally:
-        builder.close()
-        shutil.rmtree(served.parent, ignore_errors=True)
+        server.shutdown()
+
+
+class _Rebuilds:
+    """serve's builder for MkDocs' server: called once to begin, then on every change of a source.
+    Never raises (see the module's docstring): a fault is said in one sentence."""
+
+    def __init__(self, builder: SiteBuilder, served: Path):
+        self.builder = builder
+        self.served = served
+        self.sources = _ServeSources(builder)
+
+    def __call__(self) -> None:
+        try:
+            self._rebuild()
+        except Exception as error:  # any fault: said, and the last good site, if any, stays served
+            if isinstance(error, OSError) and error.filename:  # a file that changed after state() looked
+                self._say_not_rebuilt(
+                    f"{_shown(error.filename)} cannot be read ({str(error.strerror or error).lower()})"
+                )
+            else:
+                print(visible_block(traceback.format_exc()), file=sys.stderr)
+                self._say_not_rebuilt("an unexpected error")
+
+    def _rebuild(self) -> None:
+        sources = self.sources
+        state = sources.state()
+        if state == sources.built:
+            return  # only generated pages changed: the build that wrote them is already served
+        unreadable = _ServeSources.unreadable(state)
+        if unreadable:  # MkDocs would fail on it (or wait forever on a FIFO): said, and not built
+            for path, why in unreadable:
+                self._say_not_rebuilt(f"{_shown(path)} {why}")
+            return
+        start = time.perf_counter()
+        only_data_changed = sources.built is not None and sources.built[1] == state[1]
+        if self.builder.update(self.served) if only_data_changed else self.builder.build_into(self.served):
+            sources.built = state
+            print(f"site rebuilt in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+
+    def _say_not_rebuilt(self, why: str) -> None:
+        """Why the site was not rebuilt, and what is served meanwhile: the last good site, if
+        there is one (before the first build succeeds, nothing)."""
+        if self.sources.built is None:
+            said = f"site not built: {why} (nothing is served until it builds)"
+        else:
+            said = f"site not rebuilt: {why} (the last good site is still served)"
+        print(said, file=sys.stderr, flush=True)
+
+
+def _shown(path: str | Path) -> str:
+    """A path for the log: relative to the current folder when inside it, control characters visible."""
+    path = Path(path)
+    try:
+        path = path.relative_to(Path.cwd())
+    except ValueError:
+        pass
+    return visible(path)
 
 
 class _ServeSources:
@@ -98,6 +194,8 @@ class _ServeSources:
         generated = {root.resolve() for root in generated_roots(docs)}
         watched = [(self.builder.data_dir, True), *((config, False) for config in self.builder.configs.values())]
         for top in sorted(docs.iterdir()) if docs.is_dir() else []:
+            if _left_out_by_mkdocs(top.name) or not top.exists():
+                continue  # not a source (an editor's lock file, a dangling symlink: state() says why)
             if top.name not in LANGUAGES or not top.is_dir():
                 watched.append((top, True))
                 continue
@@ -106,15 +204,50 @@ class _ServeSources:
         return watched
 
     def state(self) -> tuple:
+        """(the data's fingerprint, each source file's (path, mtime, size), or (path, why) when
+        it cannot be read). Files MkDocs leaves out of every site (names starting with a dot,
+        such as the `.#about.md` lock file, a dangling symlink, an editor makes) are not sources."""
         stats = []
         generated = {root.resolve() for root in generated_roots(self.builder.docs_root)}
-        for directory, subdirs, files in os.walk(self.builder.docs_root):
+
+        def folder_unreadable(error: OSError) -> None:
+            if not isinstance(error, FileNotFoundError):  # a folder removed as we looked is no problem
+                stats.append((str(error.filename), f"is a folder that cannot be read ({error.strerror.lower()})"))
+
+        for directory, subdirs, files in os.walk(self.builder.docs_root, onerror=folder_unreadable):
             here = Path(directory).resolve()
-            subdirs[:] = sorted(d for d in subdirs if here / d not in generated)
+            subdirs[:] = sorted(d for d in subdirs if here / d not in generated and not _left_out_by_mkdocs(d))
             for name in sorted(files):
-                if here / name not in generated:
-                    stat = (here / name).stat()
-                    stats.append((str(here / name), stat.st_mtime_ns, stat.st_size))
+                if here / name not in generated and not _left_out_by_mkdocs(name):
+                    stats += _file_state(here / name)
         for config in self.builder.configs.values():
-            stats.append((str(config), config.stat().st_mtime_ns, config.stat().st_size))
+            stats += _file_state(config)
         return read_files(self.builder.data_dir).fingerprint, tuple(stats)
+
+    @staticmethod
+    def unreadable(state: tuple) -> list[tuple[str, str]]:
+        """(path, why) for each source in `state` that cannot be read."""
+        return [(entry[0], entry[1]) for entry in state[1] if len(entry) == 2]
+
+
+def _left_out_by_mkdocs(name: str) -> bool:
+    """Whether MkDocs leaves a file or folder of this name out of every site: its `exclude_docs`
+    always holds `.*` (editors' lock and swap files, `.DS_Store`, `.git`)."""
+    return name.startswith(".")
+
+
+def _file_state(path: Path) -> list[tuple]:
+    """[(path, mtime, size)] for a file MkDocs can read; [(path, why)] for one it cannot (it reads
+    every page and copies every other file, and would fail, or wait forever on a FIFO); [] for a
+    file removed as we looked."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return [(str(path), "is a symlink to a missing file")] if path.is_symlink() else []
+    except OSError as error:  # a symlink loop, a name too long
+        return [(str(path), f"cannot be read ({error.strerror.lower()})")]
+    if not stat.S_ISREG(status.st_mode):
+        return [(str(path), "is not a regular file (a FIFO, a socket or a device)")]
+    if not os.access(path, os.R_OK):
+        return [(str(path), "cannot be read (permission denied)")]
+    return [(str(path), status.st_mtime_ns, status.st_size)]
