@@ -30,6 +30,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from releasekb.check.messages import Message, message
+from releasekb.check.scan import DEFAULT_MAX_FILE_SIZE
+from releasekb.check.scan.reading import NotRead, read_regular_text
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,12 @@ def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], li
     unreadable: list[Unreadable] = []
     wanted = canonicalize_name(distribution)
     for file, reader in _packaging_files(folders):
-        try:
-            text = file.read_text(encoding="utf-8")
+        try:  # a regular file within the scanner's default limit: a pipe or /dev/zero is not read
+            text = read_regular_text(file, DEFAULT_MAX_FILE_SIZE)
             lines = reader(text)
+        except NotRead as error:
+            unreadable.append(Unreadable(file, 1, error.reason))
+            continue
         except (OSError, UnicodeDecodeError) as error:
             unreadable.append(Unreadable(file, 1, message("requirements_unreadable", why=_reason(error))))
             continue
