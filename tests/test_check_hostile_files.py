@@ -70,12 +70,16 @@ def test_a_fifo_named_like_python_is_skipped_in_every_format_never_waited_on(cod
     assert skipped[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "f.py"
 
 
-def test_a_fifo_given_by_name_is_skipped_not_called_missing(code, capsys):
+def test_a_fifo_given_by_name_is_skipped_not_called_missing(code):
     folder = code(**{"a.py": CLEAN})
     os.mkfifo(folder / "f.py")
-    status, out, _ = run_check(capsys, "f.py", "a.py", "--format", "json", "--no-cache")
-    report = json.loads(out)
-    assert (status, report["not_regular"], report["errors"]) == (0, [{"path": "f.py", "message": FIFO_SKIPPED}], [])
+    result = check_in_subprocess(folder, "f.py", "a.py", "--format", "json")
+    report = json.loads(result.stdout)
+    assert (result.returncode, report["not_regular"], report["errors"]) == (
+        0,
+        [{"path": "f.py", "message": FIFO_SKIPPED}],
+        [],
+    )
 
 
 def test_a_symlink_to_a_fifo_is_skipped_and_one_to_a_file_past_the_limit_is_not_read(code, tmp_path, capsys):
