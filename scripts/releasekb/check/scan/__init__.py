@@ -15,7 +15,8 @@ tree can be scanned in a process pool.
 The package, one job per module, from the bottom up: `model` (the public data), `targets` (what
 to look for, indexed), `suppressions` (ignore comments), `decoding` (bytes to a syntax tree),
 `scopes` (what names stand for), `analyzer` (the Python analysis), `notebooks`, `tokens` (other
-files), `jobs` and `files` (one file), `walk` (finding the files) and `pool` (running them).
+files), `reading` (a regular file only, within the size limit, never blocking), `jobs` and `files`
+(one file), `walk` (finding the files) and `pool` (running them).
 """
 
 from __future__ import annotations
