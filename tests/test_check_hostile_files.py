@@ -14,12 +14,14 @@ import json
 import os
 import subprocess
 
+import jsonschema
 import pytest
 
-from helpers import FFT_MODULE, REAL_KB, command_env, releasekb_command, run_check
+from helpers import FFT_MODULE, REAL_KB, SARIF_SCHEMA, command_env, releasekb_command, run_check
 from releasekb.check import notebook_lines
 from releasekb.check.scan import decoding, pool
 from releasekb.check.scan.notebooks import MAX_NOTEBOOK_DEPTH
+from releasekb.kb import check_schema
 
 HANG = 60  # seconds: far more than a check of a few files takes; reaching it means check waited
 FIFO_SKIPPED = "is a named pipe (FIFO), not a regular file; not read, skipped"
@@ -59,11 +61,14 @@ def test_a_fifo_named_like_python_is_skipped_in_every_format_never_waited_on(cod
     report = json.loads(out)
     assert report["not_regular"] == [{"path": "f.py", "message": FIFO_SKIPPED}]
     assert (status, report["errors"], report["failed"], report["files_checked"]) == (0, [], False, 1)
+    assert not list(jsonschema.Draft202012Validator(check_schema.schema()).iter_errors(report))
 
     github = run_check(capsys, ".", "--format", "github")[1]
     assert f"::notice file=f.py,title=releasekb::{FIFO_SKIPPED}" in github.splitlines()
 
     sarif = json.loads(run_check(capsys, ".", "--format", "sarif")[1])
+    sarif_schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    assert not list(jsonschema.Draft4Validator(sarif_schema).iter_errors(sarif))
     notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     skipped = [note for note in notes if note["message"]["text"] == FIFO_SKIPPED]
     assert [note["level"] for note in skipped] == ["note"]

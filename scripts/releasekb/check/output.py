@@ -531,8 +531,8 @@ def _invocation(report: Report) -> dict:
 def github_annotations(report: Report) -> list[str]:
     """One workflow command per finding and per unreadable file, a notice for each path skipped
     because it is not a regular file and for each version that is not a release described
-    (scope_notes), then the header (which names the releases compared) and
-    the summary as log lines (which name the index's code roots: never read as a command)."""
+    (scope_notes), then the header (which names the releases compared) and the summary as log
+    lines (which name the index's code roots: never read as a command)."""
     lines = [_github_finding(report, finding) for finding in report.findings]
     lang = report.options.lang
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
