@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -631,14 +632,14 @@ def test_columns_count_characters_not_utf8_bytes(tmp_path):
 def test_a_file_that_cannot_be_read_is_an_error(tmp_path, monkeypatch):
     write(tmp_path, "a.py", "import torch\ntorch.fft(x)\n")
     write(tmp_path, "secret.py", "import torch\n")
-    real_read_bytes = Path.read_bytes
+    real_open = os.open
 
-    def read_bytes(path):
-        if path.name == "secret.py":
+    def open_(path, *args, **kwargs):
+        if os.path.basename(path) == "secret.py":
             raise PermissionError(13, "Permission denied", str(path))
-        return real_read_bytes(path)
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "open", open_)  # as root, a file without read permission is read anyway
     result = scan_tree(tmp_path, FFT_CALL, jobs=1)
     assert read_errors(result) == [("secret.py", 1, "cannot be read (Permission denied); file skipped")]
     assert (lines_of(result), result.files_scanned) == ([2], 1)
@@ -651,9 +652,9 @@ def test_a_file_over_the_size_limit_is_skipped_unread_and_reported(tmp_path, mon
     write(tmp_path, "small.py", "import torch\ntorch.fft(x)\n")
     assert (tmp_path / "big.py").stat().st_size == 1025
     parsed, read = [], []
-    real_parse, real_read_bytes = decoding.parse, Path.read_bytes
+    real_parse, real_open = decoding.parse, os.open
     monkeypatch.setattr(decoding, "parse", lambda text, rel: parsed.append(rel) or real_parse(text, rel))
-    monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path.name) or real_read_bytes(path))
+    monkeypatch.setattr(os, "open", lambda path, *args: read.append(os.path.basename(path)) or real_open(path, *args))
     result = scan_tree(tmp_path, FFT_CALL, jobs=1, max_file_size=1024)
     message = "is 1,025 bytes, more than the limit of 1,024 bytes (--max-file-size); file skipped"
     assert read_errors(result) == [("big.py", 1, message)]

@@ -26,6 +26,8 @@ from pathlib import Path
 
 from releasekb.check import scan
 from releasekb.check.messages import Message, check_strings
+from releasekb.check.scan.jobs import CACHEABLE
+from releasekb.check.scan.reading import opened_regular
 from releasekb.common.atomic import WriteFailed, write_text
 from releasekb.common.regular_files import read_regular_text
 
@@ -36,7 +38,8 @@ _FORMAT = 1
 # cloned repository may carry a link there) is not read, and every file is scanned again.
 MAX_CACHE_BYTES = 512_000_000
 _SCANNER = Path(scan.__file__).parent  # the scanner's package: all of its code decides what it finds
-_STATUSES = ("scanned", "skipped", "error")  # scan.jobs.Outcome's first item
+_STATUSES = CACHEABLE  # scan.jobs.Outcome's first item, when the same bytes always give it
+_CHUNK = 1 << 20  # bytes hashed at a time
 STRINGS = check_strings("cache")  # common/locales/<lang>.yaml, `check.cache`
 
 
@@ -62,7 +65,9 @@ class ScanCache:
         missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
         for position, outcome in zip(missing, run([jobs[p] for p in missing]), strict=True):
             outcomes[position] = outcome
-            if contents[position] is not None:  # an unreadable or too large file is asked again next time
+            # an unreadable, too large or not regular file is asked again next time, and so is one
+            # the scanner failed on unexpectedly (out of memory, say): the next run may not fail
+            if contents[position] is not None and outcome[0] in _STATUSES:
                 self._entries[keys[position]] = {
                     "file": os.path.abspath(jobs[position].path),
                     "content": contents[position],
@@ -153,15 +158,22 @@ def _canonical(value):
 
 
 def _content_hash(path: str, limit: int | None) -> str | None:
-    """A hash of the file's bytes; None when it cannot be read, or is over the scanner's size
-    limit (the scanner reports it unread, so the cache does not read it either)."""
+    """A hash of the file's bytes; None when it cannot be read, is not a regular file (a pipe is
+    never opened to wait on) or is over the scanner's size limit: the scanner reports those unread,
+    so the cache does not read them either (nor more than the limit of one that grows meanwhile)."""
+    digest = hashlib.blake2b()
     try:
-        with open(path, "rb") as stream:
-            if limit is not None and os.fstat(stream.fileno()).st_size > limit:
-                return None
-            return hashlib.file_digest(stream, "blake2b").hexdigest()[:32]
+        with opened_regular(path, limit) as descriptor:
+            left = limit + 1 if limit is not None else None
+            while chunk := os.read(descriptor, _CHUNK if left is None else min(_CHUNK, left)):
+                digest.update(chunk)
+                if left is not None:
+                    left -= len(chunk)
+                    if left == 0:
+                        return None  # past the limit: the scanner says so
     except OSError:
         return None
+    return digest.hexdigest()[:32]
 
 
 def _job_key(job) -> str:

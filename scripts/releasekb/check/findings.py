@@ -285,6 +285,7 @@ class Report:
     files_skipped: int = 0
     findings: list[Finding] = field(default_factory=list)
     errors: list = field(default_factory=list)  # scan.FileError, with paths as reports show them
+    not_regular: list = field(default_factory=list)  # scan.FileError: pipes, devices... skipped unread
     suppressed: int = 0
     baselined: int = 0  # findings left out because the baseline (--baseline) accepts them
     min_release: MinRelease | None = None
@@ -336,7 +337,7 @@ def run_check(
     results = [(prefix, scan.scan(group, targets, roots, **scan_options, cache=cache)) for prefix, group in groups]
     report = analyse(index, options, _merged(results), paths, confidence)
     check_declared_requirement(options, report, paths)
-    place_in_notebook_files(report, _notebook_files(groups, results))
+    place_in_notebook_files(report, _notebook_files(groups, results), limit)
     return report
 
 
@@ -371,11 +372,15 @@ def _merged(results: list):
     def shown(prefix: str, path: str) -> str:
         return posixpath.join(prefix, path) if prefix else path
 
+    def each_shown(errors: str) -> list:
+        return [dataclasses.replace(e, path=shown(prefix, e.path)) for prefix, r in results for e in getattr(r, errors)]
+
     return ScanResult(
         uses=[dataclasses.replace(use, path=shown(prefix, use.path)) for prefix, r in results for use in r.uses],
-        errors=[dataclasses.replace(e, path=shown(prefix, e.path)) for prefix, r in results for e in r.errors],
+        errors=each_shown("errors"),
         files_scanned=sum(r.files_scanned for _, r in results),
         files_skipped=sum(r.files_skipped for _, r in results),
+        not_regular=each_shown("not_regular"),
     )
 
 
@@ -389,6 +394,7 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
     report.files_checked = result.files_scanned + result.files_skipped
     report.files_skipped = result.files_skipped
     report.errors = sorted(result.errors, key=lambda error: (error.path, error.line))
+    report.not_regular = sorted(result.not_regular, key=lambda error: error.path)
     analysis = Analysis(index, options)
     decisive = needed = None
     for uses in _references(result.uses):
@@ -788,9 +794,11 @@ def _notebook_files(groups: list[tuple[str, list[str]]], results: list) -> dict[
     return files
 
 
-def place_in_notebook_files(report: Report, files: dict[str, Path]) -> None:
-    """Give each finding in a notebook the line of the notebook file that holds it (file_line)."""
+def place_in_notebook_files(report: Report, files: dict[str, Path], limit: int | None) -> None:
+    """Give each finding in a notebook the line of the notebook file that holds it (file_line).
+    The file is read again as the scanner read it: a regular file within `limit` bytes only."""
     from releasekb.check.notebook_lines import cell_line_numbers
+    from releasekb.check.scan.reading import read_regular_text
 
     lines_of: dict[str, dict[int, list[int]]] = {}
     for number, finding in enumerate(report.findings):
@@ -798,7 +806,9 @@ def place_in_notebook_files(report: Report, files: dict[str, Path]) -> None:
             continue
         if finding.path not in lines_of:
             try:
-                lines_of[finding.path] = cell_line_numbers(files[finding.path].read_text(encoding="utf-8-sig"))
+                text = read_regular_text(files[finding.path], limit, "utf-8-sig")
+                # lines as a text-mode read counts them (universal newlines)
+                lines_of[finding.path] = cell_line_numbers(text.replace("\r\n", "\n").replace("\r", "\n"))
             except (OSError, UnicodeDecodeError):
                 lines_of[finding.path] = {}
         cell_lines = lines_of[finding.path].get(finding.cell, [])

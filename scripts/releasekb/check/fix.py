@@ -21,6 +21,7 @@ from pathlib import Path
 
 from releasekb.check.findings import Finding, Report
 from releasekb.check.messages import check_strings
+from releasekb.check.scan.reading import read_regular
 from releasekb.check.source import LINE_END, UTF8_BOM, real_file
 from releasekb.common.atomic import write_text
 
@@ -143,7 +144,7 @@ def _read(file: Path) -> tuple[str | None, str, str]:
     file that is not UTF-8 is left, since the atomic writer writes UTF-8 and a file declaring
     another encoding must stay in it."""
     try:
-        data = file.read_bytes()
+        data = read_regular(file, None)  # scanned before; only if it is still a regular file
     except OSError:
         return None, "", "reason_missing"
     try:

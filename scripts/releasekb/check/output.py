@@ -130,6 +130,9 @@ def text_report(report: Report, *, colour: bool = False) -> str:
         lines += [
             visible(f"  {location(report, e.path, e.line, None, None)}: {e.reason.text(lang)}") for e in report.errors
         ]
+    if report.not_regular:
+        lines += ["", paint("1", t["not_regular_heading"].format(count=len(report.not_regular)))]
+        lines += [visible(f"  {e.path}: {e.reason.text(report.options.lang)}") for e in report.not_regular]
     lines += ["", visible(summary_line(report))]
     return "\n".join(lines) + "\n"
 
@@ -247,6 +250,7 @@ def summary_line(report: Report) -> str:
         unreadable=len(report.errors),
         roots=t["roots_separator"].join(report.roots),
     )
+    line += t["summary_not_regular"].format(count=len(report.not_regular)) if report.not_regular else ""
     return line + (t["summary_baselined"].format(count=report.baselined) if report.baselined else "")
 
 
@@ -274,6 +278,7 @@ def json_report(report: Report) -> dict:
         "counts": report.counts(),
         "findings": [_finding_record(finding, options.lang) for finding in report.findings],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
+        "not_regular": [{"path": e.path, "message": e.message} for e in report.not_regular],
         "suppressed": report.suppressed,
         "baselined": report.baselined,
     }
@@ -495,7 +500,8 @@ def _result(report: Report, finding: Finding, rule_index: dict[str, int]) -> dic
 
 
 def _invocation(report: Report) -> dict:
-    """Unreadable files (errors when they fail the run), and what --from and --to meant (notes)."""
+    """Unreadable files (errors when they fail the run), and notes: what --from and --to meant,
+    and the paths skipped because they are not regular files."""
     level_ = "error" if UNREADABLE in report.options.fail_on else "warning"
     notes = [{"level": "note", "message": {"text": note}} for note in scope_notes(report)]
     return {
@@ -508,6 +514,14 @@ def _invocation(report: Report) -> dict:
                 "locations": [_physical_location(error.path, error.line)],
             }
             for error in report.errors
+        ]
+        + [
+            {
+                "level": "note",
+                "message": {"text": skipped.reason.text(report.options.lang)},
+                "locations": [_physical_location(skipped.path, 1)],
+            }
+            for skipped in report.not_regular
         ],
     }
 
@@ -516,9 +530,10 @@ def _invocation(report: Report) -> dict:
 
 
 def github_annotations(report: Report) -> list[str]:
-    """One workflow command per finding and per unreadable file, a notice for each version that is
-    not a release described (scope_notes), then the header (which names the releases compared) and
-    the summary as log lines (which name the index's code roots: never read as a command)."""
+    """One workflow command per finding and per unreadable file, a notice for each path skipped
+    because it is not a regular file and for each version that is not a release described
+    (scope_notes), then the header (which names the releases compared) and the summary as log
+    lines (which name the index's code roots: never read as a command)."""
     lines = [_github_finding(report, finding) for finding in report.findings]
     lang = report.options.lang
     command = "error" if UNREADABLE in report.options.fail_on else "warning"
@@ -526,6 +541,7 @@ def github_annotations(report: Report) -> list[str]:
         github_command(command, e.reason.text(lang), file=e.path, line=e.line or None, title="releasekb")
         for e in report.errors
     ]
+    lines += [github_command("notice", e.reason.text(lang), file=e.path, title="releasekb") for e in report.not_regular]
     lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report)]
     lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
     return lines

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from releasekb.check.findings import display_prefix
 from releasekb.check.scan.notebooks import cell_source, notebook_cells
+from releasekb.check.scan.reading import read_regular_text
 
 # ast ends a line at CRLF, CR or LF (and nowhere else): line numbers count the same way here
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -40,7 +41,8 @@ def source_lines(file: Path, cell: int | None) -> list[str]:
     """The lines of a file, or of one cell of a notebook (cells counted from 1, as reports do);
     [] when they cannot be read."""
     try:
-        text = file.read_text(encoding="utf-8", errors="replace").removeprefix(UTF8_BOM)
+        # a file scanned before, read again: only if it is still a regular file (never a pipe to wait on)
+        text = read_regular_text(file, None, errors="replace").removeprefix(UTF8_BOM)
         if cell is None:
             return split_lines(text)
         cells = notebook_cells(json.loads(text)) or []

@@ -15,17 +15,19 @@ tree can be scanned in a process pool.
 The package, one job per module, from the bottom up: `model` (the public data), `targets` (what
 to look for, indexed), `suppressions` (ignore comments), `decoding` (bytes to a syntax tree),
 `scopes` (what names stand for), `analyzer` (the Python analysis), `notebooks`, `tokens` (other
-files), `jobs` and `files` (one file), `walk` (finding the files) and `pool` (running them).
+files), `reading` (a regular file only, within the size limit, never blocking), `jobs` and `files`
+(one file), `walk` (finding the files) and `pool` (running them).
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from releasekb.check.messages import Message
-from releasekb.check.scan.jobs import Job, Outcome
+from releasekb.check.scan.jobs import NOT_REGULAR, Job, Outcome
 from releasekb.check.scan.model import CONFIDENCE_LEVELS, CallArguments, FileError, Roots, ScanResult, Target, Use
 from releasekb.check.scan.pool import PARALLEL_THRESHOLD, run_jobs
 from releasekb.check.scan.targets import COMMON_METHOD_NAMES, build_config
@@ -71,8 +73,9 @@ def scan(
     """Every use of `targets` in the Python files, notebooks and `include`d files under `paths`.
 
     A file that cannot be read, decoded or parsed, or is larger than `max_file_size` bytes (None:
-    no limit), becomes a `FileError` and the scan goes on. Uses below `confidence` ("high" >
-    "medium" > "low") are left out. A `cache` (cache.ScanCache) gives the outcome of files
+    no limit), becomes a `FileError` and the scan goes on; one that is not a regular file (a pipe,
+    a device, a socket, or a link to one) is never opened, and listed in `not_regular`. Uses
+    below `confidence` ("high" > "medium" > "low") are left out. A `cache` (cache.ScanCache) gives the outcome of files
     it has seen unchanged and hands the others to the scanner.
     """
     if jobs is not None and jobs < 0:
@@ -82,7 +85,8 @@ def scan(
     config = build_config(targets, roots, confidence, max_file_size)
     found, errors = collect(paths, normalise_patterns(include), normalise_patterns(exclude))
     uses: list[Use] = []
-    counts = {"scanned": 0, "skipped": 0, "error": 0}
+    not_regular: list[FileError] = []
+    counts: Counter[str] = Counter()
     workers = jobs or os.cpu_count() or 1
 
     def run(some: list[Job]) -> list[Outcome]:
@@ -91,10 +95,11 @@ def scan(
     for status, file_uses, file_errors in run(found) if cache is None else cache.outcomes(found, config, run):
         counts[status] += 1
         uses.extend(file_uses)
-        errors.extend(file_errors)
+        (not_regular if status == NOT_REGULAR else errors).extend(file_errors)
     return ScanResult(
         uses=sorted(uses, key=_use_order),
         errors=sorted(errors, key=lambda error: (error.path, error.line, error.message)),
         files_scanned=counts["scanned"],
         files_skipped=counts["skipped"],
+        not_regular=sorted(not_regular, key=lambda error: error.path),
     )

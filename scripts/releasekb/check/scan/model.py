@@ -3,7 +3,7 @@ how a call passes its arguments, `FileError`, `ScanResult`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from releasekb.check.messages import Message, explained
 
@@ -82,12 +82,14 @@ class FileError:
 
 @dataclass(frozen=True)
 class ScanResult:
-    """Every use found, every file that could not be read, and how many files were looked at."""
+    """Every use found, every file that could not be read, how many files were looked at, and the
+    paths that are not regular files (pipes, devices, sockets: skipped unread, `line` 0)."""
 
     uses: list[Use]
     errors: list[FileError]
     files_scanned: int
     files_skipped: int
+    not_regular: list[FileError] = field(default_factory=list)
 
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")

@@ -1,5 +1,6 @@
 """Jupyter notebooks: their cells read from nbformat 3 or 4, IPython magics set aside, and the
-code cells analysed in order, as one module."""
+code cells analysed in order, as one module. A notebook's size is the scanner's file size limit;
+its JSON nesting is bounded here, before it is parsed (the parser recurses once per level)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ from releasekb.check.scan.targets import (
 # IPython syntax that is not Python: line magics, shell escapes, `x = !cmd`, help requests.
 # (A line ending in `?` counts only without a comment or a string on it: `x = 1  # why?` is code.)
 _MAGIC_LINE = re.compile(r"^([ \t]*)(?:[%!?]|[^#'\"]*\?[ \t]*$|[\w., \t]+=[ \t]*[%!])")
+
+# A notebook nests a handful of levels (notebook, cells, a cell, its outputs, their data and
+# metadata); widgets' state adds a few. Deeper is not a notebook, and parsing it would recurse as deep.
+MAX_NOTEBOOK_DEPTH = 100
+_JSON_NESTING = re.compile(r'[\[\]{}"\\]')  # what opens or closes a level or a string, and escapes
 
 
 def _without_magics(source: str) -> str | None:
@@ -77,10 +83,37 @@ def _cell_tree(source: str, rel: str) -> tuple[ast.Module | None, str, tuple[int
     return tree, cleaned, failure
 
 
+def _nested_deeper_than(text: str, limit: int) -> bool:
+    """Whether JSON text opens more than `limit` arrays or objects inside each other, brackets in
+    strings not counted; one pass, without parsing (invalid JSON is the parser's to report)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, -1
+    for match in _JSON_NESTING.finditer(text):
+        at, char = match.start(), match.group()
+        if at == escaped:
+            continue
+        if char == "\\":
+            escaped = at + 1  # the next character is part of an escape
+        elif char == '"':
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
 def _load_notebook(data: bytes, rel: str) -> tuple[dict | None, list | None, Outcome | None]:
     text, failure = decode_utf8(data)
     if text is None:
         return None, None, failed(rel, *failure)
+    if _nested_deeper_than(text, MAX_NOTEBOOK_DEPTH):
+        return None, None, failed(rel, 1, message("notebook_too_deep", limit=MAX_NOTEBOOK_DEPTH))
     try:
         notebook = json.loads(text)
     except json.JSONDecodeError as error:

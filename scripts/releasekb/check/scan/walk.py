@@ -133,8 +133,9 @@ def collect(
     for given in map(Path, paths):
         if given.is_dir():
             jobs.extend(_walk(given, include, exclude, errors))
-        elif given.is_file():
-            # an explicit file that is neither Python nor a notebook goes to the token scanner
+        elif given.exists():
+            # an explicit file that is neither Python nor a notebook goes to the token scanner (and
+            # one that is not a regular file, a pipe or a device, to the reader, which skips it)
             if not _matches_any(given.name, exclude):
                 kind = _kind(given.name, given.name, include) or "tokens"
                 jobs.append(Job(kind, str(given), given.name, _package_name(str(given.parent))))
