@@ -30,16 +30,11 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from releasekb.check.messages import Message, message
-<<<<<<< HEAD
-from releasekb.common.regular_files import read_regular_text
+from releasekb.check.scan.reading import NotRead, read_regular_text
 
 # A packaging file is read whole; the largest in practice (a METADATA with a long description)
 # are a few hundred KB. A larger one is reported unreadable, as a pipe or a device is.
 MAX_PACKAGING_FILE_BYTES = 16_000_000
-=======
-from releasekb.check.scan import DEFAULT_MAX_FILE_SIZE
-from releasekb.check.scan.reading import NotRead, read_regular_text
->>>>>>> checkreads
 
 
 @dataclass(frozen=True)
@@ -89,13 +84,8 @@ def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], li
     unreadable: list[Unreadable] = []
     wanted = canonicalize_name(distribution)
     for file, reader in _packaging_files(folders):
-<<<<<<< HEAD
-        try:
+        try:  # a regular file within its limit: a pipe or /dev/zero is not read
             text = read_regular_text(file, MAX_PACKAGING_FILE_BYTES)
-=======
-        try:  # a regular file within the scanner's default limit: a pipe or /dev/zero is not read
-            text = read_regular_text(file, DEFAULT_MAX_FILE_SIZE)
->>>>>>> checkreads
             lines = reader(text)
         except NotRead as error:
             unreadable.append(Unreadable(file, 1, error.reason))
