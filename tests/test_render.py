@@ -162,3 +162,21 @@ def test_compiled_templates_are_kept_apart_by_the_code_that_calls_them(monkeypat
         importlib.metadata, "version", lambda name: "99.0" if name == "mkdocs-material" else real_version(name)
     )
     assert render.bytecode_cache.__wrapped__().pattern != before
+
+
+def test_compiled_templates_are_kept_with_either_engine(monkeypatch):
+    """ProperDocs builds without MkDocs installed: a missing distribution is part of the key."""
+    import importlib.metadata
+
+    from releasekb.site import render
+
+    before = render.bytecode_cache.__wrapped__().pattern
+    real_version = importlib.metadata.version
+
+    def without_mkdocs(name):
+        if name == "mkdocs":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real_version(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", without_mkdocs)
+    assert render.bytecode_cache.__wrapped__().pattern != before

@@ -220,13 +220,16 @@ def bytecode_cache() -> jinja2.FileSystemBytecodeCache:
     """Jinja's cache of compiled templates, kept between runs. Jinja checks an entry against its
     template's source only, but compiled code also depends on the filters it calls (a filter that
     becomes `pass_context` is called differently): so the entries are named after the versions of
-    Jinja, MkDocs and Material and after ReleaseKB's own code, and an upgrade starts a new set."""
+    Jinja, the engine and Material and after ReleaseKB's own code, and an upgrade starts a new set."""
     import hashlib
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
     key = hashlib.sha256()
-    for package in ("jinja2", "mkdocs", "mkdocs-material", "releasekb"):
-        key.update(version(package).encode())
+    for package in ("jinja2", "mkdocs", "properdocs", "mkdocs-material", "releasekb"):
+        try:  # the engine is MkDocs or ProperDocs, not always both; a source tree has no version
+            key.update(f"{package}={version(package)};".encode())
+        except PackageNotFoundError:
+            key.update(f"{package} absent;".encode())
     for module in sorted(Path(__file__).parent.glob("*.py")):  # where the filters are made
         stat = module.stat()
         key.update(f"{module.name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
