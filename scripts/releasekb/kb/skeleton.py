@@ -90,7 +90,7 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
     areas_heading = f"# Areas {origin} used" if earlier else "# Areas"
     areas_comment = "\n".join(
         [f"{areas_heading} (all of them are in project.yaml; your editor completes them):"]
-        + [f"#   {key}: {project.areas[key].en}" for key in areas]
+        + [f"#   {key}: {project.areas[key][project.languages[0]]}" for key in areas]
     )
     write_schemas(data_dir)  # the schema the first line names, with this project's vocabularies
     atomic.write_text(
