@@ -6,12 +6,12 @@
       - releasekb: {data: releases, path: release-notes}   # a section of an existing site
 
 **The whole site** (`path` empty, this repository's and every `releasekb init` site): each
-language of project.yaml's `languages` is its own MkDocs build of the one mkdocs.yml (`releasekb build`
-sets each language's own settings: configure_language) with its own search index. The plugin brings the package's theme overrides and assets (theme/), validates the
-data and writes the generated pages of the build's language into docs/<lang>/ before MkDocs
-collects files, takes the site's names from project.yaml, answers the search box from Pagefind
-(search.py), points the language switcher and the sitemap at the same page in the other languages,
-and writes the machine-readable outputs (publish.py). The pages are real files, so an engine that
+language of project.yaml's `languages` is its own MkDocs build of the one mkdocs.yml (`releasekb
+build` sets each language's own settings: configure_language) with its own search index. The
+plugin brings the package's theme overrides and assets (theme/), validates the data and writes
+the generated pages of the build's language into docs/<lang>/ before MkDocs collects files, takes
+the site's names from project.yaml, answers the search box from Pagefind (search.py), points the
+language switcher and the sitemap at the same page in the other languages, and writes the machine-readable outputs (publish.py). The pages are real files, so an engine that
 reads mkdocs.yml without running plugins builds the same pages (render.py).
 
 **A section of an existing site** (`path: release-notes`): the pages of the site's language
