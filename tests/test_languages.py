@@ -267,3 +267,26 @@ def test_untranslated_fallback_shows_the_default_text_marked_and_lists_it(tmp_pa
     # without fallback, the same file is an error
     settings.write_text(settings.read_text(encoding="utf-8").replace("untranslated: fallback", ""), "utf-8")
     assert run_releasekb(project, "validate").returncode == 1
+
+
+def test_a_languages_own_configuration_from_before_is_still_used(tmp_path):
+    """A site made before one mkdocs.yml served every language has mkdocs.zh.yml (INHERIT: mkdocs.yml):
+    the Chinese build still reads it."""
+    project = init(tmp_path / "kb", ("en", "zh"))
+    (project / "mkdocs.zh.yml").write_text(
+        "INHERIT: mkdocs.yml\ndocs_dir: docs/zh\ntheme:\n  language: zh\n"
+        "  palette:\n    - scheme: default\n      toggle: {icon: material/weather-night, name: 自己的名字}\n",
+        encoding="utf-8",
+    )
+    site = build(project)
+    assert "自己的名字" in (site / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "自己的名字" not in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_each_language_built_from_one_mkdocs_yml_gets_its_own_settings(built):
+    languages, site = built
+    for lang in languages[1:]:
+        html = (site / lang / "index.html").read_text(encoding="utf-8")
+        if lang == "zh":
+            assert "切换到深色模式" in html  # the palette toggle's name, from the interface strings
+        assert "Switch to dark mode" not in html

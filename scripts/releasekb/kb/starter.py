@@ -124,6 +124,19 @@ def _scalar(text: str) -> str:
     return text if plain else json.dumps(text, ensure_ascii=False)
 
 
+def texts_in(text: str, languages: tuple[str, ...], values: dict[str, str] | None = None) -> str:
+    """`text` with each `key: __TEXT:<name>__` line written in `languages` (starter_texts.yaml's
+    text; a language it has none in gets the first language's, or the table's first: a placeholder still)."""
+    texts = {
+        name: {
+            lang: by_language.get(lang) or by_language.get(languages[0]) or next(iter(by_language.values()))
+            for lang in languages
+        }
+        for name, by_language in _starter_texts().items()
+    }
+    return _render_texts(text, texts, languages, values or {})
+
+
 def _other_languages(lang: str, languages: tuple[str, ...], release: str) -> str:
     """The about page's sentences saying where the same page is in each other language."""
     sentence = _starter_texts()["about_other_language"][lang]

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from releasekb.common.i18n import has_interface_strings, interface_strings
+from releasekb.common.i18n import has_interface_strings, language_name
 from releasekb.common.problems import DataError, Problem, not_one_of, suggest
 from releasekb.common.regular_files import read_regular_file
 from releasekb.common.versions import version_key
@@ -439,7 +439,7 @@ def placeholder_locations(data: Any, location: Location = ()) -> list[Location]:
 def _placeholder_message(location: Location) -> str:
     key = str(location[-1]) if location else ""
     hint = _PLACEHOLDER_HINTS.get(key) or (
-        f"write the text in {interface_strings(key)['language_name']}, in your own words"
+        f"write the {language_name(key)} text, in your own words"
         if has_interface_strings(key)
         else "write the value"
     )
