@@ -439,9 +439,7 @@ def placeholder_locations(data: Any, location: Location = ()) -> list[Location]:
 def _placeholder_message(location: Location) -> str:
     key = str(location[-1]) if location else ""
     hint = _PLACEHOLDER_HINTS.get(key) or (
-        f"write the {language_name(key)} text, in your own words"
-        if has_interface_strings(key)
-        else "write the value"
+        f"write the {language_name(key)} text, in your own words" if has_interface_strings(key) else "write the value"
     )
     return f"still the {PLACEHOLDER} placeholder from `releasekb new`: {hint}"
 
