@@ -107,6 +107,7 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
                 stability_line=stability_line,
             ),
             tuple(project.languages),
+            quoted=True,  # a placeholder starts with TODO: quoted, the text a curator writes over it may need it
         ),
     )
     return path

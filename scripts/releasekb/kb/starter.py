@@ -94,20 +94,25 @@ def parse_languages(text: str) -> tuple[str, ...]:
     return languages
 
 
-def _render_texts(text: str, texts: dict, languages: tuple[str, ...], values: dict[str, str]) -> str:
+def _render_texts(
+    text: str, texts: dict, languages: tuple[str, ...], values: dict[str, str], quoted: bool = False
+) -> str:
     """Every `key: __TEXT:<name>__` line as the text in each language: one line when short,
-    else one line per language under the key."""
+    else one line per language under the key; quoted: every text in quotes (else where needed)."""
 
     def filled(lang: str, name: str) -> str:
         return texts[name][lang].format(**values)
 
     def render(match: re.Match) -> str:
         indent, item, key, name = match["indent"], match["item"] or "", match["key"], match["name"]
-        quoted = {lang: _scalar(filled(lang, name)) for lang in languages}
-        if sum(len(value) for value in quoted.values()) < _FLOW_LENGTH * len(languages):
-            return f"{indent}{item}{key}: {{{', '.join(f'{lang}: {value}' for lang, value in quoted.items())}}}"
+        written = {
+            lang: json.dumps(filled(lang, name), ensure_ascii=False) if quoted else _scalar(filled(lang, name))
+            for lang in languages
+        }
+        if sum(len(value) for value in written.values()) < _FLOW_LENGTH * len(languages):
+            return f"{indent}{item}{key}: {{{', '.join(f'{lang}: {value}' for lang, value in written.items())}}}"
         inner = " " * (len(indent) + len(item) + 2)
-        return f"{indent}{item}{key}:\n" + "\n".join(f"{inner}{lang}: {value}" for lang, value in quoted.items())
+        return f"{indent}{item}{key}:\n" + "\n".join(f"{inner}{lang}: {value}" for lang, value in written.items())
 
     return _TEXT.sub(render, text)
 
@@ -124,7 +129,7 @@ def _scalar(text: str) -> str:
     return text if plain else json.dumps(text, ensure_ascii=False)
 
 
-def texts_in(text: str, languages: tuple[str, ...], values: dict[str, str] | None = None) -> str:
+def texts_in(text: str, languages: tuple[str, ...], quoted: bool = False) -> str:
     """`text` with each `key: __TEXT:<name>__` line written in `languages` (starter_texts.yaml's
     text; a language it has none in gets the first language's, or the table's first: a placeholder still)."""
     texts = {
@@ -134,7 +139,7 @@ def texts_in(text: str, languages: tuple[str, ...], values: dict[str, str] | Non
         }
         for name, by_language in _starter_texts().items()
     }
-    return _render_texts(text, texts, languages, values or {})
+    return _render_texts(text, texts, languages, {}, quoted)
 
 
 def _other_languages(lang: str, languages: tuple[str, ...], release: str) -> str:
