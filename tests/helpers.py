@@ -28,12 +28,15 @@ from releasekb.cli import main
 from releasekb.common.problems import DataError
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.pipeline import load_catalog
+from releasekb.kb.validate import project_languages
 from releasekb.site.plugin import markdown_headings_as_html
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXTURE_RELEASES = FIXTURES / "releases"  # Acme: a promotion, a removal, a breaking change
 REAL_RELEASES = ROOT / "releases"  # the curated PyTorch data
+# The languages of this repository's knowledge base and of the fixtures (project.yaml: en, zh).
+LANGUAGES = project_languages(REAL_RELEASES)
 LANGUAGE_PREFIXES = ("", "zh/")  # where each language's site is, inside the built site
 
 

@@ -43,11 +43,13 @@ def test_every_api_document_of_the_site_follows_the_published_schema(real_site):
         assert not errors, f"{document}: {errors[0].message}"
 
 
-def test_the_schema_rejects_a_feature_without_levels_or_a_language():
+def test_the_schema_rejects_a_feature_without_levels_or_a_text_without_a_language():
     feature = {"schema_version": 1, "product": {"en": "P", "zh": "P"}, "features": [{"id": "x"}]}
     assert not validator().is_valid(feature)
-    missing_zh = {"schema_version": 1, "product": {"en": "P"}}
-    assert not validator().is_valid(missing_zh)
+    # the languages are the knowledge base's (project.yaml): a text needs one, named by a language code
+    assert validator().is_valid({"schema_version": 1, "product": {"en": "P"}})
+    assert not validator().is_valid({"schema_version": 1, "product": {}})
+    assert not validator().is_valid({"schema_version": 1, "product": {"English": "P"}})
 
 
 def test_features_json_has_every_feature_with_both_languages_and_levels(real_site, real_catalog):

@@ -22,12 +22,12 @@ import jsonschema
 import pytest
 import yaml
 
-from helpers import ACME_KB, FFT_CALL, FFT_MODULE, REAL_KB, ROOT, SARIF_SCHEMA, data_copy, line_of, run_check
+from helpers import ACME_KB, FFT_CALL, FFT_MODULE, LANGUAGES, REAL_KB, ROOT, SARIF_SCHEMA, data_copy, line_of, run_check
 from releasekb.check import findings, messages, output
 from releasekb.check.records import CallCondition
 from releasekb.cli import main
 from releasekb.common import safe_text
-from releasekb.common.i18n import LANGUAGES, interface_strings
+from releasekb.common.i18n import interface_strings
 from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.pipeline import load_catalog
 from releasekb.site import publish

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from helpers import ROOT, catalog_of, real_data, run_releasekb
-from releasekb.common.i18n import LANGUAGES, url_prefix
+from helpers import LANGUAGES, ROOT, catalog_of, real_data, run_releasekb
+from releasekb.common.i18n import url_prefix
 from releasekb.site.contract import FIXED_ADDRESSES, contract_addresses, contract_text
 
 CONTRACT = ROOT / "tests" / "url_contract.txt"
@@ -32,7 +32,7 @@ def test_contract_covers_every_page_kind_in_every_language(real_catalog):
     catalog = real_catalog
     addresses = set(committed())
     for lang in LANGUAGES:
-        prefix = "/" + url_prefix(lang)
+        prefix = "/" + url_prefix(lang, LANGUAGES)
         assert {prefix + f"releases/{r.version}/" for r in catalog.releases} <= addresses
         assert {
             prefix + f"releases/{e.release.version}/#{e.id}" for f in catalog.features.values() for e in f.entries

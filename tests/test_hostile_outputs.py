@@ -16,8 +16,8 @@ import zlib
 
 import pytest
 
-from helpers import build, catalog_of, copy_project, fixture_data
-from releasekb.common.i18n import LANGUAGES, interface_strings
+from helpers import LANGUAGES, build, catalog_of, copy_project, fixture_data
+from releasekb.common.i18n import interface_strings
 from releasekb.common.safe_text import unsafe_character
 from releasekb.kb import query
 from releasekb.kb.catalog import ApiRef, Catalog

@@ -46,7 +46,10 @@ def venv(tmp_path_factory) -> Path:
 def knowledge_base(venv, tmp_path_factory) -> Path:
     """`releasekb init` in a new folder, then the fixture's releases instead of the example."""
     folder = tmp_path_factory.mktemp("team") / "acme-kb"
-    run([str(venv / "bin" / "releasekb"), "init", str(folder), "--product", PRODUCT], folder.parent)
+    run(
+        [str(venv / "bin" / "releasekb"), "init", str(folder), "--product", PRODUCT, "--languages", "en,zh"],
+        folder.parent,
+    )
     for example in (folder / "releases").glob("*.yaml"):
         example.unlink()
     for release in FIXTURE_RELEASES.glob("*.yaml"):
@@ -73,7 +76,10 @@ def test_the_package_runs_from_the_environment_not_from_this_repository(venv, kn
 
 def test_init_wrote_a_complete_knowledge_base_and_copied_no_theme(venv, tmp_path):
     folder = tmp_path / "new-kb"
-    run([str(venv / "bin" / "releasekb"), "init", str(folder), "--product", "Zephyr Cache"], tmp_path)
+    run(
+        [str(venv / "bin" / "releasekb"), "init", str(folder), "--product", "Zephyr Cache", "--languages", "en,zh"],
+        tmp_path,
+    )
     files = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file())
     assert files == [
         ".github/workflows/deploy.yml",
@@ -82,7 +88,6 @@ def test_init_wrote_a_complete_knowledge_base_and_copied_no_theme(venv, tmp_path
         "docs/en/about.md",
         "docs/zh/about.md",
         "mkdocs.yml",
-        "mkdocs.zh.yml",
         "releases/1.0.yaml",
         "releases/project.schema.json",
         "releases/project.yaml",

@@ -130,7 +130,7 @@ def plant_payloads(data: Path) -> None:
 def hostile_kb(tmp_path_factory) -> Path:
     """`releasekb init kb --product A`, its texts then edited to hold the payloads."""
     project = tmp_path_factory.mktemp("hostile") / "kb"
-    assert main(["init", str(project), "--product", "A"]) == 0
+    assert main(["init", str(project), "--product", "A", "--languages", "en,zh"]) == 0
     plant_payloads(project / "releases")
     assert problems_of(project / "releases") == []  # the payloads are valid data: only text
     return project

@@ -58,9 +58,9 @@ def releasekb(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def new_knowledge_base(folder: Path) -> Path:
-    """`releasekb init kb --product A` in folder; returns kb."""
+    """`releasekb init kb --product A --languages en,zh` in folder; returns kb."""
     folder.mkdir(parents=True, exist_ok=True)
-    assert releasekb(folder, "init", "kb", "--product", "A").returncode == 0
+    assert releasekb(folder, "init", "kb", "--product", "A", "--languages", "en,zh").returncode == 0
     return folder / "kb"
 
 

@@ -8,8 +8,8 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from helpers import ROOT, as_html
-from releasekb.common.i18n import LANGUAGES, LOCALES_DIR
+from helpers import LANGUAGES, ROOT, as_html
+from releasekb.common.i18n import LOCALES_DIR
 from releasekb.kb.model import RESERVED_ANCHORS
 from releasekb.kb.urls import relative_url
 from releasekb.site.plugin import markdown_title

@@ -234,7 +234,7 @@ def test_the_upgrade_page_of_a_single_release_says_so_without_a_script_error(tmp
     from releasekb.common.i18n import interface_strings
 
     knowledge_base = tmp_path / "kb"
-    assert main(["init", str(knowledge_base), "--product", "A"]) == 0
+    assert main(["init", str(knowledge_base), "--product", "A", "--languages", "en,zh"]) == 0
     site = build(knowledge_base)
     with static_server(site) as url:
         context = chromium.new_context()

@@ -5,9 +5,8 @@ feature x release cell fails here long before a reader downloads it."""
 
 import pytest
 
-from helpers import catalog_of
+from helpers import LANGUAGES, catalog_of
 from releasekb.bench.corpus import Corpus
-from releasekb.common.i18n import LANGUAGES
 from releasekb.site.render import render_language
 
 LIMIT_BYTES = 2 * 2**20  # no HTML page larger, at...

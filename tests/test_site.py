@@ -10,6 +10,7 @@ from mkdocs.config import load_config
 
 from helpers import (
     FIXTURE_RELEASES,
+    LANGUAGES,
     REAL_RELEASES,
     ROOT,
     build,
@@ -21,10 +22,10 @@ from helpers import (
     search_settings,
 )
 from releasekb.common.cjk import has_han, is_all_han
-from releasekb.common.i18n import LANGUAGES
 from releasekb.kb.starter import STARTER_DIR
 from releasekb.kb.urls import GENERATED_PATHS
-from releasekb.site.build import language_configs
+from releasekb.site.build import language_configs, site_languages
+from releasekb.site.plugin import configure_language
 from releasekb.site.search import HAN_WORDS_FILE
 
 
@@ -196,13 +197,14 @@ def test_the_starters_gitignore_lists_exactly_the_generated_paths():
 
 
 def test_mkdocs_languages_match_the_data_model():
-    configs = language_configs(ROOT / "mkdocs.yml")
+    assert site_languages(ROOT / "mkdocs.yml") == LANGUAGES
+    configs = language_configs(ROOT / "mkdocs.yml", LANGUAGES)
     assert tuple(configs) == LANGUAGES
     for lang, path in configs.items():
         config = load_config(str(path))
+        configure_language(config, lang)
         assert config.theme["language"] == lang
         assert Path(config.docs_dir) == ROOT / "docs" / lang
-        assert [alternate["lang"] for alternate in config.extra["alternate"]] == list(LANGUAGES)
 
 
 def test_sitemap_lists_each_page_with_its_alternates(tmp_path, monkeypatch):

@@ -133,7 +133,7 @@ def test_chinese_pages_note_the_stale_entry_until_it_is_reviewed(tmp_path, capsy
     data = reviewed_data(tmp_path, capsys)
     edit(data, "1.1.yaml", *WIDGETS_SUMMARY)
     pages = as_html(render_all(catalog_of(data)))
-    note = '<p class="rkb-outdated">此译文可能已过时：英文原文在上次审校之后有改动。</p>'
+    note = '<p class="rkb-outdated">此译文可能已过时：原文在上次审校之后有改动。</p>'
     release = pages["zh/releases/1.1.md"]
     assert release.count(note) == 1
     # on the widgets entry: after its heading, before the next entry's heading

@@ -63,7 +63,7 @@ def test_missing_language(tmp_path, capsys):
         tmp_path, {"1.0.yaml": [("title: {en: The old reader, zh: 旧的读取器}", "title: {en: The old reader}")]}
     )
     problem = only_problem(data, capsys, "1.0.yaml")
-    assert "features[1].title.zh: missing the 'zh' text (every text needs en, zh)" in problem
+    assert "features[1].title.zh: missing the 'zh' text (this knowledge base's languages: en, zh)" in problem
 
 
 def test_blank_text_is_missing_text(tmp_path, capsys):

@@ -59,7 +59,7 @@ from urllib.parse import urlsplit
 
 from releasekb.bench.browser import CHROMIUM, Transfer, chromium, chromium_unavailable_reason, free_port, static_server
 from releasekb.bench.corpus import Corpus, dump_yaml
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
+from releasekb.common.i18n import url_prefix
 from releasekb.common.markup import without_tags
 
 # The pipeline's modules are imported where they are timed, so that `releasekb --help` and
@@ -286,6 +286,8 @@ def measure_plain_mkdocs(pages: dict[str, str], work: Path) -> tuple[float, int]
 # What a reader types, per language: words every corpus writes (an area's name, ADJECTIVES
 # and ZH_WORDS), so that every shape's search has results to show.
 SEARCH_QUERIES = {"en": "distributed", "zh": "分布式"}
+# The bench's corpus is this repository's PyTorch knowledge base (corpus.py): English and Chinese.
+LANGUAGES = tuple(SEARCH_QUERIES)
 SEARCH_BOX = ".md-search__input"  # Material's header search box
 SEARCH_RESULT = ".md-search-result__item"  # one result in Material's result list
 SEARCH_TIMEOUT = 120  # seconds for a page to open or a search to answer
@@ -428,7 +430,7 @@ def browser_unavailable_reason() -> str | None:
 def search_data_on_disk(site: Path, lang: str) -> int:
     """Bytes of a language's search data in the built site: Material's search/ (its index)
     and Pagefind's pagefind/ (index, fragments and code), whichever the build wrote."""
-    folders = [site / url_prefix(lang) / name for name in ("search", "pagefind")]
+    folders = [site / url_prefix(lang, LANGUAGES) / name for name in ("search", "pagefind")]
     return sum(path.stat().st_size for folder in folders for path in folder.rglob("*") if path.is_file())
 
 
@@ -541,7 +543,7 @@ def measure_serve(project: Path, log) -> tuple[float, float, str]:
         marker = f"Edited by the bench, marker {uuid.uuid4().hex}."
         edited = time.perf_counter()
         version = edit_newest_release(project / "releases", marker)
-        page = f"/{url_prefix(DEFAULT_LANGUAGE)}{page_url(release_path(version))}"
+        page = f"/{url_prefix(LANGUAGES[0], LANGUAGES)}{page_url(release_path(version))}"
 
         def served() -> bool:
             return marker.encode() in (_http_body(f"http://{address}{page}") or b"")
@@ -638,7 +640,7 @@ def measure_reader_search(result: ShapeResult, site: Path, unavailable: str | No
     transfers: list[Transfer] = []
     with static_server(site, transfers) as base_url, chromium(CHROMIUM) as browser:
         for lang, query in SEARCH_QUERIES.items():
-            cost = measure_search(browser, base_url, transfers, "/" + url_prefix(lang), query)
+            cost = measure_search(browser, base_url, transfers, "/" + url_prefix(lang, LANGUAGES), query)
             result.search_first_results_seconds[lang] = cost.seconds
             result.search_first_query_kb[lang] = cost.body_bytes / 1024
             result.search_counted[lang] = cost.paths
@@ -777,7 +779,7 @@ def table(results: list[ShapeResult], growth: dict) -> str:
         "Chinese segmented with jieba"
     )
     lines.append("build: the first build of a fresh project; rebuild: `releasekb build` again, nothing changed")
-    queries = ", ".join(f"{lang} {query!r} on /{url_prefix(lang)}" for lang, query in SEARCH_QUERIES.items())
+    queries = ", ".join(f"{lang} {query!r} on /{url_prefix(lang, LANGUAGES)}" for lang, query in SEARCH_QUERIES.items())
     unmeasured = {r.search_unmeasured for r in results if r.search_unmeasured}
     lines.append(
         f"search: not measured: {'; '.join(sorted(unmeasured))}"
@@ -833,7 +835,7 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
             "browser": CHROMIUM,
             "unavailable": browser_unavailable,
             "queries": SEARCH_QUERIES,
-            "pages": {lang: "/" + url_prefix(lang) for lang in SEARCH_QUERIES},
+            "pages": {lang: "/" + url_prefix(lang, LANGUAGES) for lang in SEARCH_QUERIES},
             "seconds": "from the first keystroke in the header search box until the first result shows",
             "kb_counted": SEARCH_DATA_COUNTED,
         },

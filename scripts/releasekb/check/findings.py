@@ -62,6 +62,8 @@ class ApiIndex:
     def __init__(self, document: dict, source: str):
         self.source = source  # what the report names as the knowledge base
         self.product: dict[str, str] = document["product"]
+        # the knowledge base's languages, in its order (its texts, the product's name first, have one text in each)
+        self.languages: tuple[str, ...] = tuple(self.product)
         self.versions = [release["version"] for release in document["releases"]]
         self.order = {version: position for position, version in enumerate(self.versions)}
         self.levels = {level["key"]: Level.parse(level) for level in document["levels"]}
@@ -129,7 +131,9 @@ class Options:
     # when the version comes before the first release described (nothing described applies yet).
     old_release: str | None
     new_release: str | None
-    lang: str = "en"
+    lang: str = ""  # the report's language: one of `languages`
+    # the knowledge base's languages (the index's texts have one text in each): messages are made in each
+    languages: tuple[str, ...] = ()
     only: frozenset[str] = frozenset()  # --only: report just these features (ids), and every use of them
     # --fail-on was given (and is not `none`): the report's levels follow it (see output.level)
     levels_follow_fail_on: bool = False
@@ -141,10 +145,16 @@ def resolve_options(
     new: str | None,
     max_stability: str | None,
     fail_on: str | None,
-    lang: str,
+    lang: str | None,
     only: str | None = None,
 ) -> Options:
-    """Check the command's choices against the index; raise CheckUsage naming what is allowed."""
+    """Check the command's choices against the index; raise CheckUsage naming what is allowed.
+    lang None: the knowledge base's first language."""
+    languages = index.languages
+    if lang is not None and lang not in languages:
+        raise CheckUsage(
+            f"--lang {visible(lang)}: not a language of the knowledge base (one of: {', '.join(languages)})"
+        )
     resolved_old = _asked_version(index, "--from", old) if old is not None else index.versions[0]
     resolved_new = _asked_version(index, "--to", new) if new is not None else index.versions[-1]
     if version_key(resolved_old) > version_key(resolved_new):
@@ -161,7 +171,8 @@ def resolve_options(
         fail_on=failing,
         old_release=release_as_of(resolved_old, index.versions),
         new_release=release_as_of(resolved_new, index.versions),
-        lang=lang,
+        lang=lang or languages[0],
+        languages=languages,
         only=_parse_only(index, only),
         # `--fail-on none` keeps the levels, so that code scanning decides what blocks a pull request
         levels_follow_fail_on=fail_on is not None and bool(failing),
@@ -552,7 +563,8 @@ class Analysis:
     ) -> dict[str, str]:
         levels, options = self.index.levels, self.options
         messages = {}
-        for lang, strings in STRINGS.items():
+        for lang in options.languages:
+            strings = STRINGS[lang]
             values = {
                 "subject": _subject(strings, record, entry.when),
                 "release": entry.release,
@@ -748,7 +760,8 @@ def _requirement_finding(options: Options, report: Report, declared: str, path: 
     _, use, record = report.needed
     values = {"declared": declared, "release": record.introduced_in, "api": record.name}
     message, migration = {}, {}
-    for lang, strings in STRINGS.items():
+    for lang in options.languages:
+        strings = STRINGS[lang]
         where = place_text(lang, use.path, use.line, use.column, use.cell)
         message[lang] = strings["requirement"].format(**values, location=where)
         migration[lang] = strings["requirement_migration"].format(**values, distribution=report.distribution)

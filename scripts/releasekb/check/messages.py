@@ -8,14 +8,32 @@ parameters, rendered in a language only when a report is written.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from releasekb.common.i18n import LANGUAGES, interface_strings
+from releasekb.common.i18n import interface_strings, known_languages
 
 
-def check_strings(part: str) -> dict[str, dict[str, str]]:
-    """{lang: strings} of one part of the command's strings, in every language of the site."""
-    return {lang: interface_strings(lang)["check"][part] for lang in LANGUAGES}
+class _PartStrings(Mapping):
+    """{lang: strings} of one part of the command's strings, read when a language is first asked
+    for: any language with interface strings (a knowledge base's languages are its own)."""
+
+    def __init__(self, part: str):
+        self.part = part
+
+    def __getitem__(self, lang: str) -> dict[str, str]:
+        return interface_strings(lang)["check"][self.part]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(known_languages())
+
+    def __len__(self) -> int:
+        return len(known_languages())
+
+
+def check_strings(part: str) -> Mapping[str, dict[str, str]]:
+    """{lang: strings} of one part of the command's strings, in any language."""
+    return _PartStrings(part)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from pathlib import Path
 from releasekb.check.findings import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES
 from releasekb.check.output import FORMATS
 from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from releasekb.common.problems import DataError
 
 NAME = "check"
@@ -55,7 +54,10 @@ def add_arguments(subparsers, shared) -> None:
         "--max-stability", metavar="LEVEL", help="report used APIs ranked below this level (default: the most stable)"
     )
     check.add_argument("--format", choices=FORMATS, help="text (default; github when GITHUB_ACTIONS=true)")
-    check.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="language of the report")
+    check.add_argument(
+        "--lang",
+        help="language of the report: one of the knowledge base's (default: its first, project.yaml `languages`)",
+    )
     check.add_argument(
         "--fail-on",
         metavar="KINDS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from releasekb.commands import EXIT_INVALID, EXIT_OK
+from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
 NAME = "init"
 
@@ -16,6 +16,12 @@ def add_arguments(subparsers, shared) -> None:
     init.add_argument("folder", nargs="?", type=Path, default=Path("."), help="where (default: this folder)")
     init.add_argument("--product", required=True, help="the product's name, as titles show it (e.g. 'Acme DB')")
     init.add_argument("--release", default="1.0", help="the version of the first release file (default: 1.0)")
+    init.add_argument(
+        "--languages",
+        metavar="CODES",
+        help="the knowledge base's languages, comma-separated, the default first: en, en,zh, en,ja,zh, zh... "
+        "(default: en; project.yaml `languages` can change them later)",
+    )
 
 
 def needs_data(args) -> bool:
@@ -23,10 +29,15 @@ def needs_data(args) -> bool:
 
 
 def run(args) -> int:
-    from releasekb.kb.starter import InitError, init
+    from releasekb.kb.starter import INIT_LANGUAGES, InitError, init, parse_languages
 
     try:
-        written = init(args.folder, args.product, args.release)
+        languages = parse_languages(args.languages) if args.languages is not None else INIT_LANGUAGES
+    except InitError as error:
+        print(f"releasekb init: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        written = init(args.folder, args.product, args.release, languages=languages)
     except InitError as error:
         print(f"releasekb init: {error}; nothing was written", file=sys.stderr)
         return EXIT_INVALID

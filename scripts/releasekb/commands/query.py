@@ -6,7 +6,6 @@ import os
 import sys
 
 from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 NAME = "query"
 
@@ -27,7 +26,10 @@ def add_arguments(subparsers, shared) -> None:
     query.add_argument("--release", default="", metavar="VERSION", help="mentioned in this release (e.g. 1.7)")
     query.add_argument("--area", default="", help="in this area (a key of project.yaml's areas)")
     query.add_argument("--text", default="", help="words in the id, API names, titles or summaries")
-    query.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="language of texts and --text")
+    query.add_argument(
+        "--lang",
+        help="language of texts and --text: one of the knowledge base's (default: its first, project.yaml `languages`)",
+    )
     query.add_argument("--format", choices=("table", "json"), default="table", help="table (default) or json")
     query.add_argument(
         "--site-url", default="", help="make the JSON's page addresses absolute (as on a site built with that URL)"
@@ -35,12 +37,21 @@ def add_arguments(subparsers, shared) -> None:
 
 
 def run(args) -> int:
+    from releasekb.common.safe_text import visible
     from releasekb.kb.pipeline import load_catalog
     from releasekb.kb.query import Query, print_json, print_table, unknown_values
     from releasekb.kb.query import run as matching
 
     catalog = load_catalog(args.data)
-    query = Query(args.stability, args.release, args.area, args.text, args.lang, args.as_of)
+    if args.lang is not None and args.lang not in catalog.languages:
+        print(
+            f"releasekb query: --lang {visible(args.lang)}: not a language of the knowledge base "
+            f"(one of: {', '.join(catalog.languages)})",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    lang = args.lang or catalog.default_language
+    query = Query(args.stability, args.release, args.area, args.text, lang, args.as_of)
     problems = unknown_values(catalog, query)
     if problems:
         for problem in problems:
@@ -54,7 +65,7 @@ def run(args) -> int:
         if args.format == "json":
             print_json(catalog, features, args.site_url)
         else:
-            print_table(features, args.lang, query.as_of_release(catalog))
+            print_table(features, lang, query.as_of_release(catalog))
     except BrokenPipeError:  # `releasekb query | head`: the reader has all it wants
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK

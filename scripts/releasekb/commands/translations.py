@@ -24,7 +24,13 @@ def add_arguments(subparsers, shared) -> None:
 
 
 def run(args) -> int:
-    from releasekb.kb.translations import UnknownTarget, mark_reviewed, stale_warnings, unrecorded_count
+    from releasekb.kb.translations import (
+        UnknownTarget,
+        mark_reviewed,
+        missing_texts,
+        stale_warnings,
+        unrecorded_count,
+    )
     from releasekb.kb.validate import load_data
 
     if args.reviewed is None:
@@ -35,8 +41,14 @@ def run(args) -> int:
         warnings = stale_warnings(data)
         for warning in warnings:
             print(warning)
+        missing = missing_texts(data)
+        for text in missing:  # only with `untranslated: fallback`: otherwise validation refused them
+            print(
+                text.text.problem_at(data.project.languages[0], f"not yet translated into '{text.lang}': add its text")
+            )
         stale = f"{len(warnings)} translation{'s' if len(warnings) != 1 else ''} may be out of date"
-        print(f"{stale}; {unrecorded_count(data)} not recorded yet (new texts, counted as reviewed).")
+        untranslated = f"; {len(missing)} not yet translated" if missing else ""
+        print(f"{stale}{untranslated}; {unrecorded_count(data)} not recorded yet (new texts, counted as reviewed).")
         return EXIT_OK
     if bool(args.reviewed) == args.all:
         print("releasekb translations --reviewed: name what to mark (a file, version or id), or --all", file=sys.stderr)

@@ -10,8 +10,31 @@ import unicodedata
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+# Hiragana and katakana (Japanese), and Hangul syllables and jamo (Korean).
+KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff]")
+HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+
+
 def has_han(text: str) -> bool:
     return HAN.search(text) is not None
+
+
+def has_han_or_kana(text: str) -> bool:
+    """Whether a text holds Chinese or Japanese writing."""
+    return HAN.search(text) is not None or KANA.search(text) is not None
+
+
+def has_hangul(text: str) -> bool:
+    return HANGUL.search(text) is not None
+
+
+# The languages whose texts must hold their own script (a text left in another language is not a
+# translation): language -> (the test, the script's name). Other languages have no such rule.
+SCRIPT_RULES = {
+    "zh": (has_han_or_kana, "Han"),
+    "ja": (has_han_or_kana, "Han or kana"),
+    "ko": (has_hangul, "Hangul"),
+}
 
 
 def is_all_han(text: str) -> bool:

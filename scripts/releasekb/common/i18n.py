@@ -1,8 +1,11 @@
-"""The site's languages and the interface strings of each (locales/<lang>.yaml).
+"""The interface strings of each language (locales/<lang>.yaml), and what a knowledge base's
+languages mean.
 
-LANGUAGES is the one list of languages: the data model requires a text in each, the
-renderer writes one page tree per language, and a test checks mkdocs.yml agrees.
-The first language is the default and is served at the site root.
+A knowledge base names its languages in project.yaml (`languages: [en, ja, zh]`, in order):
+the data model requires a text in each, the renderer writes one page tree per language. The
+first language is the default and is served at the site root, the others under /<code>/.
+Nothing here is a fixed list of languages: DEFAULT_LANGUAGES is only what a project.yaml
+without the key means.
 """
 
 from __future__ import annotations
@@ -11,10 +14,37 @@ from functools import cache
 from pathlib import Path
 
 import yaml
+from babel import Locale, UnknownLocaleError
 
-LANGUAGES = ("en", "zh")
-DEFAULT_LANGUAGE = LANGUAGES[0]
+# The languages of a project.yaml without `languages:` (every knowledge base before the key).
+DEFAULT_LANGUAGES = ("en", "zh")
 LOCALES_DIR = Path(__file__).parent / "locales"
+
+
+def has_interface_strings(lang: str) -> bool:
+    """Whether `lang` is a language the site can speak: one whose interface strings exist. The
+    one test of a language code (project.yaml's `languages`, a host site's theme.language)."""
+    return (
+        isinstance(lang, str)
+        and lang.isascii()
+        and lang.replace("-", "").isalnum()
+        and (LOCALES_DIR / f"{lang}.yaml").is_file()
+    )
+
+
+@cache
+def language_name(lang: str) -> str:
+    """A language's name in English, for messages ('Chinese' for zh): from Babel's CLDR data,
+    else the code itself."""
+    try:
+        return Locale.parse(lang.replace("-", "_")).get_language_name("en") or lang
+    except (ValueError, UnknownLocaleError):
+        return lang
+
+
+def known_languages() -> list[str]:
+    """Every language with interface strings, for a message listing them."""
+    return sorted(path.stem for path in LOCALES_DIR.glob("*.yaml"))
 
 
 @cache
@@ -32,6 +62,7 @@ def count_text(strings: dict[str, str], key: str, count: int) -> str:
     return strings[key].format(count=count)
 
 
-def url_prefix(lang: str) -> str:
-    """'' for the default language, 'zh/' for the others: the URL contract."""
-    return "" if lang == DEFAULT_LANGUAGE else f"{lang}/"
+def url_prefix(lang: str, languages: tuple[str, ...]) -> str:
+    """'' for the default language (the first of `languages`), '<lang>/' for the others: the URL
+    contract."""
+    return "" if lang == languages[0] else f"{lang}/"

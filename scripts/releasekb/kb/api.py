@@ -20,13 +20,14 @@ SCHEMA_FILE = Path(__file__).parent / "api_schema.json"
 SCHEMA_PATH = API_SCHEMA  # where the site publishes it
 
 
-def release_urls(site_url: str, version: str, anchor: str = "") -> dict[str, str]:
+def release_urls(site_url: str, release: Release, anchor: str = "") -> dict[str, str]:
     """{lang: permanent address} of a release page, or of an anchor on it."""
-    return permanent_urls(site_url, page_url(release_path(version)), anchor)
+    return permanent_urls(site_url, release.catalog.languages, page_url(release_path(release.version)), anchor)
 
 
-def feature_urls(site_url: str, feature_id: str) -> dict[str, str]:
-    return permanent_urls(site_url, page_url(feature_path(feature_id)))
+def feature_urls(site_url: str, feature: Feature) -> dict[str, str]:
+    languages = feature.first.release.catalog.languages
+    return permanent_urls(site_url, languages, page_url(feature_path(feature.id)))
 
 
 def level_record(level: Level | None) -> dict | None:
@@ -50,7 +51,7 @@ def entry_record(entry: Entry, site_url: str) -> dict:
         "migration": dict(entry.migration) if entry.migration else None,
         "apis": list(entry.apis),
         "links": [{"kind": link.kind, "url": link.url} for link in entry.links],
-        "urls": release_urls(site_url, entry.release.version, entry.id),
+        "urls": release_urls(site_url, entry.release, entry.id),
     }
 
 
@@ -72,7 +73,7 @@ def feature_record(feature: Feature, site_url: str) -> dict:
         "part_of": feature.parent.id if feature.parent else None,
         "aliases": feature.aliases,
         "apis": feature.apis,
-        "urls": feature_urls(site_url, feature.id),
+        "urls": feature_urls(site_url, feature),
         "entries": [entry_record(entry, site_url) for entry in feature.entries],
     }
 
@@ -93,7 +94,7 @@ def release_record(release: Release, site_url: str) -> dict:
         "title": dict(release.title),
         "summary": dict(release.summary),
         "sources": [{"kind": s.kind, "lang": s.lang, "url": s.url} for s in release.sources],
-        "urls": release_urls(site_url, release.version),
+        "urls": release_urls(site_url, release),
         "features": [entry.id for entry in release.features],
         "changes": [entry.id for entry in release.changes],
     }
@@ -107,7 +108,7 @@ def event_record(event: Event, site_url: str) -> dict:
         "before": level_record(event.before),
         "after": level_record(event.after),
         "title": dict(event.entry.title),
-        "urls": release_urls(site_url, event.release.version, event.entry.id),
+        "urls": release_urls(site_url, event.release, event.entry.id),
     }
 
 

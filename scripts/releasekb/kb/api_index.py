@@ -97,7 +97,7 @@ def _entry_record(entry: Entry, ref: ApiRef, site_url: str) -> dict:
         "level": entry.level.key if entry.level else None,
         "title": dict(entry.title),
         "migration": dict(entry.migration) if entry.migration else None,
-        "urls": api.release_urls(site_url, entry.release.version, entry.id),
-        "feature_urls": api.feature_urls(site_url, entry.feature.id),
+        "urls": api.release_urls(site_url, entry.release, entry.id),
+        "feature_urls": api.feature_urls(site_url, entry.feature),
         **({"when": ref.when.as_dict()} if ref.when else {}),
     }

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings
+from releasekb.common.i18n import interface_strings
 from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.model import (
     RESERVED_ANCHOR_PREFIX,
@@ -68,8 +68,29 @@ EVENT_KINDS: dict[str, EventKind] = {
 _EVENT_ORDER = {key: i for i, key in enumerate(EVENT_KINDS)}
 
 
-def _text(model) -> Text:
-    return {lang: getattr(model, lang) for lang in LANGUAGES}
+class UntranslatedText(str):
+    """The default language's text standing in for a text not yet translated (project.yaml
+    `untranslated: fallback`): pages mark it with `lang` (its language) and say so."""
+
+    lang: str  # the language of the text (the default language)
+    note: str  # what the page says of it, in the page's language ("not yet translated")
+
+    def __new__(cls, text: str, lang: str, note: str) -> UntranslatedText:
+        value = super().__new__(cls, text)
+        value.lang, value.note = lang, note
+        return value
+
+
+def _text(model, languages: tuple[str, ...]) -> Text:
+    """{language: text} in every language of the knowledge base, the default language's text in
+    place of one not yet translated (UntranslatedText)."""
+    default = model[languages[0]]
+    return {
+        lang: model[lang]
+        if model.get(lang) is not None
+        else UntranslatedText(default, languages[0], interface_strings(lang)["not_yet_translated"])
+        for lang in languages
+    }
 
 
 @dataclass(frozen=True)
@@ -201,10 +222,6 @@ class Source:
     @property
     def label_key(self) -> str:
         return f"source_{self.kind}"
-
-    @property
-    def lang_label_key(self) -> str:
-        return f"lang_{self.lang}"
 
 
 @dataclass(eq=False)
@@ -506,7 +523,7 @@ class Release:
     def former_title_anchor(self) -> str:
         """The id the release page's title had while pages were Markdown ('pytorch-17', from
         'PyTorch 1.7'): published addresses ended with it, so the page keeps it."""
-        name = self.display_name[DEFAULT_LANGUAGE].lower()
+        name = self.display_name[self.catalog.default_language].lower()
         return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", name, flags=re.ASCII)).strip("-")
 
     @property
@@ -579,6 +596,8 @@ class Release:
 
 @dataclass(eq=False)
 class Catalog:
+    # project.yaml `languages`: the first is the default, served at the site root
+    languages: tuple[str, ...]
     product_name: Text
     site_name: Text
     areas: dict[str, Area]
@@ -593,6 +612,14 @@ class Catalog:
 
     def __repr__(self) -> str:
         return f"<Catalog of {len(self.releases)} releases, {len(self.features)} features>"
+
+    @property
+    def default_language(self) -> str:
+        return self.languages[0]
+
+    @property
+    def translated_languages(self) -> tuple[str, ...]:
+        return self.languages[1:]
 
     @property
     def latest(self) -> Release:
@@ -674,9 +701,10 @@ class Catalog:
 def build_catalog(data: ValidatedData) -> Catalog:
     """Build the cross-version model from validated data (ordered by version)."""
     project = data.project
-    unlabeled_strings = {lang: interface_strings(lang) for lang in LANGUAGES}
+    languages = tuple(project.languages)
+    unlabeled_strings = {lang: interface_strings(lang) for lang in languages}
     levels = {
-        key: Level(key, label.rank, _text(label.name), _text(label.description))
+        key: Level(key, label.rank, _text(label.name, languages), _text(label.description, languages))
         for key, label in sorted(project.stability.labels.items(), key=lambda kv: -kv[1].rank)
     }
     levels[UNLABELED] = Level(
@@ -686,9 +714,10 @@ def build_catalog(data: ValidatedData) -> Catalog:
         {lang: s["level_unlabeled_description"] for lang, s in unlabeled_strings.items()},
     )
     catalog = Catalog(
-        product_name=_text(project.product.name),
-        site_name=_text(project.product.site_name),
-        areas={key: Area(key, _text(name)) for key, name in project.areas.items()},
+        languages=languages,
+        product_name=_text(project.product.name, languages),
+        site_name=_text(project.product.site_name, languages),
+        areas={key: Area(key, _text(name, languages)) for key, name in project.areas.items()},
         levels=levels,
         redirects=dict(project.redirects),
         code_roots={lang: list(roots) for lang, roots in project.code.roots.items()} if project.code else {},
@@ -704,8 +733,8 @@ def build_catalog(data: ValidatedData) -> Catalog:
             date=record.date,
             scheme=record.scheme,
             scheme_levels=[levels[key] for key in project.stability.schemes[record.scheme]],
-            title=_text(record.title),
-            summary=_text(record.summary),
+            title=_text(record.title, languages),
+            summary=_text(record.summary, languages),
             sources=[Source(s.kind, s.lang, s.url, s.credit) for s in record.sources],
             highlight_ids=list(record.highlights),
             stale_languages=frozenset(stale.get(record.version, ())),
@@ -739,6 +768,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
 
 def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, catalog: Catalog) -> Entry:
     is_change = isinstance(raw, ChangeEntry)
+    languages = catalog.languages
     level = None if is_change else catalog.levels[raw.stability or UNLABELED]
     return Entry(
         release=release,
@@ -748,10 +778,10 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         area=catalog.areas[raw.area],
         level=level,
         level_stated_by=None if is_change else raw.stability_stated_in,
-        name=_text(raw.name) if raw.name else None,
-        title=_text(raw.title),
-        summary=_text(raw.summary),
-        migration=_text(raw.migration) if is_change else None,
+        name=_text(raw.name, languages) if raw.name else None,
+        title=_text(raw.title, languages),
+        summary=_text(raw.summary, languages),
+        migration=_text(raw.migration, languages) if is_change else None,
         api_refs=tuple(_api_ref(api, introduces=not is_change and raw.kind == "new") for api in raw.apis),
         links=tuple(Link(link.kind, link.url) for link in raw.links),
         part_of=None if is_change else raw.part_of,

@@ -10,7 +10,7 @@ come from project.yaml: the validator passes them in as validation context, and
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -19,12 +19,13 @@ from pydantic import (
     Field,
     StringConstraints,
     ValidationInfo,
-    create_model,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
+from releasekb.common.cjk import has_han_or_kana, has_hangul
 from releasekb.common.dates import parse_date
-from releasekb.common.i18n import LANGUAGES
+from releasekb.common.i18n import DEFAULT_LANGUAGES, has_interface_strings, known_languages
 from releasekb.common.problems import not_one_of
 from releasekb.kb.urls import MAX_NAME_LENGTH
 
@@ -113,6 +114,7 @@ def vocabulary(name: str) -> tuple:
 
 
 Area = Annotated[str, *vocabulary("areas")]
+Language = Annotated[str, *vocabulary("languages")]
 Scheme = Annotated[str, *vocabulary("schemes")]
 StabilityLabel = Annotated[str, *vocabulary("labels")]
 
@@ -128,13 +130,71 @@ def _not_blank(value: str) -> str:
     return value
 
 
-# One field per language of the site: adding a language to i18n.LANGUAGES makes it required.
-Text = create_model(
-    "Text",
-    __base__=Strict,
-    __doc__="A text in every language of the site.",
-    **{lang: (Annotated[NonEmptyText, AfterValidator(_not_blank)], ...) for lang in LANGUAGES},
-)
+LanguageText = Annotated[NonEmptyText, AfterValidator(_not_blank)]
+
+# What a text whose language is missing may do (project.yaml `untranslated`): be an error, or show
+# the default language's text, flagged as not yet translated.
+UNTRANSLATED = ("error", "fallback")
+
+
+def context_languages(context: dict | None) -> tuple[str, ...]:
+    """The knowledge base's languages, which the validator passes in its context (from
+    project.yaml); without a context (a JSON Schema, a test), those of a project.yaml without
+    the key."""
+    return tuple((context or {}).get("languages") or DEFAULT_LANGUAGES)
+
+
+# The error type of a text's language key that is missing or not the knowledge base's:
+# validate.py reports it at the text (missing) or at the key (unknown).
+TEXT_LANGUAGE_ERROR = "text_language"
+
+
+class InLanguages(BaseModel):
+    """A value with one key per language of the knowledge base ({en: ..., zh: ...}). The languages
+    are data (project.yaml `languages`), so they are not fields: they are the model's extra keys,
+    checked against the languages the validator passes in its context. One model then serves
+    every set of languages, with no model built per set."""
+
+    # strict: a number is never silently accepted as text; extra keys are the languages.
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    __pydantic_extra__: dict[str, LanguageText]
+
+    @model_validator(mode="after")
+    def _in_the_languages(self, info: ValidationInfo) -> InLanguages:
+        languages = context_languages(info.context)
+        given = self.model_extra or {}
+        for lang in given:
+            if lang not in languages:
+                raise PydanticCustomError(
+                    TEXT_LANGUAGE_ERROR,
+                    "'{language}' is not a language of this knowledge base ({languages}): remove it, or add it "
+                    "to `languages` in project.yaml",
+                    {"language": lang, "languages": ", ".join(languages), "missing": False},
+                )
+        fallback = (info.context or {}).get("untranslated") == "fallback"
+        for lang in languages:
+            if lang not in given and not (fallback and lang != languages[0]):
+                raise PydanticCustomError(
+                    TEXT_LANGUAGE_ERROR,
+                    "missing the '{language}' text (this knowledge base's languages: {languages})",
+                    {"language": lang, "languages": ", ".join(languages), "missing": True},
+                )
+        return self
+
+    def __getitem__(self, lang: str) -> str:
+        return (self.model_extra or {})[lang]
+
+    def get(self, lang: str, default: str | None = None) -> str | None:
+        return (self.model_extra or {}).get(lang, default)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages this value has a text in."""
+        return tuple(self.model_extra or {})
+
+
+class Text(InLanguages):
+    """A text in every language of the knowledge base."""
 
 
 class _Multiline:
@@ -158,7 +218,7 @@ class Link(Strict):
 
 class Source(Strict):
     kind: Literal[SOURCE_KINDS]
-    lang: Literal[LANGUAGES]
+    lang: Language
     url: Url | None = None
     credit: NonEmptyText | None = None
 
@@ -329,14 +389,26 @@ class StabilityConfig(Strict):
     )
 
 
-class GlossaryTerm(Strict):
-    en: NonEmptyText = Field(description="The English term (matched as a whole word, plural too).")
-    zh: NonEmptyText = Field(description="How Chinese texts must write it where the English text uses it.")
-    avoid: list[NonEmptyText] = Field([], description="Chinese renderings that must never appear.")
+class GlossaryTerm(InLanguages):
+    """A term and how each language writes it: `{en: scheduler, zh: 调度器, ja: スケジューラ}`."""
 
-    def english_pattern(self) -> re.Pattern[str]:
-        """Whole-word, case-insensitive, plural allowed: 'scheduler' matches 'Schedulers'."""
-        return re.compile(rf"(?<![\w-]){re.escape(self.en)}(e?s)?(?![\w-])", re.IGNORECASE)
+    LANGUAGE_KEY_DESCRIPTION: ClassVar[str] = (
+        "The term in each language of `languages` (one key per language): where the first language's text "
+        "uses it (a whole word, plural too), each other language's text must write it this way."
+    )
+
+    avoid: list[NonEmptyText] = Field(
+        [], description="Renderings that must never appear in a translated text (`变压器` for Transformer)."
+    )
+
+    def pattern(self, lang: str) -> re.Pattern[str]:
+        """Where a text in `lang` uses the term. In a script that separates words with spaces, a
+        whole word, case-insensitive, plural allowed ('scheduler' matches 'Schedulers'); in Han,
+        kana or Hangul, the term anywhere."""
+        term = self[lang]
+        if has_han_or_kana(term) or has_hangul(term):
+            return re.compile(re.escape(term), re.IGNORECASE)
+        return re.compile(rf"(?<![\w-]){re.escape(term)}(e?s)?(?![\w-])", re.IGNORECASE)
 
 
 PYTHON = "python"  # the language of `code.roots` whose names are dotted Python names
@@ -390,13 +462,37 @@ class CodeConfig(Strict):
     )
 
 
+def _language_codes(languages: list[str]) -> list[str]:
+    for lang in languages:
+        if not has_interface_strings(lang):
+            raise ValueError(
+                f"'{lang}' is not a language the site has interface strings for ({', '.join(known_languages())})"
+            )
+    repeated = sorted({lang for lang in languages if languages.count(lang) > 1})
+    if repeated:
+        raise ValueError(f"'{repeated[0]}' is listed twice: name each language once")
+    return languages
+
+
 class ProjectFile(Strict):
+    languages: Annotated[list[str], AfterValidator(_language_codes)] = Field(
+        list(DEFAULT_LANGUAGES),
+        min_length=1,
+        description="The knowledge base's languages, in order: every text is written in each. The first is the "
+        "default, served at the site root; the others under `/<code>/`. Without the key: "
+        f"`[{', '.join(DEFAULT_LANGUAGES)}]`.",
+    )
+    untranslated: Literal[UNTRANSLATED] = Field(
+        "error",
+        description="A text missing in a language other than the first: `error`, or `fallback` (the page shows "
+        "the first language's text, marked as not yet translated; `releasekb translations` lists them).",
+    )
     product: ProductInfo = Field(description="The product the knowledge base describes.")
     areas: dict[Slug, Text] = Field(
         description="The areas an entry belongs to (its `area:`), by key; the features index filters by them."
     )
     stability: StabilityConfig = Field(description="The stability vocabulary of the product's releases.")
-    glossary: list[GlossaryTerm] = Field([], description="Terms Chinese texts must translate one way.")
+    glossary: list[GlossaryTerm] = Field([], description="Terms every language must translate one way.")
     code: CodeConfig | None = Field(
         None, description="Which API names (`apis:`) are code, for `releasekb check`; without it, check finds nothing."
     )

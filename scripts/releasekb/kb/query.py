@@ -24,7 +24,7 @@ class Query:
     release: str = ""  # mentioned in this release
     area: str = ""
     text: str = ""
-    lang: str = "en"
+    lang: str = ""  # the language of `text`; default: the knowledge base's first
     as_of: str = ""  # levels as of this release; default: `release` when given, else the latest
 
     def as_of_release(self, catalog: Catalog) -> Release:
@@ -58,7 +58,7 @@ def run(catalog: Catalog, query: Query) -> list[Feature]:
             release=query.release,
             area=query.area,
             text=query.text,
-            lang=query.lang,
+            lang=query.lang or catalog.default_language,
         )
     ]
 

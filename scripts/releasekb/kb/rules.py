@@ -11,7 +11,8 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
-from releasekb.common.cjk import has_han
+from releasekb.common.cjk import SCRIPT_RULES, has_han, has_han_or_kana
+from releasekb.common.i18n import language_name
 from releasekb.common.problems import Problem, not_one_of, suggest
 from releasekb.common.versions import version_key
 from releasekb.kb.dataset import LoadedRelease, ValidatedData, entries, release_texts
@@ -25,7 +26,6 @@ from releasekb.kb.model import (
     ChangeEntry,
     FeatureEntry,
     GlossaryTerm,
-    Text,
     code_language,
     suggested_code_section,
 )
@@ -208,10 +208,12 @@ def borrowed_levels_cite_their_source(data: ValidatedData) -> Iterator[Problem]:
 
 def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
     for release in data.releases:
-        for lang in Text.model_fields:
+        for lang in data.project.languages:
             seen: dict[str, str] = {}
             for location, entry in entries(release):
-                title = getattr(entry.title, lang).strip().casefold()
+                if entry.title.get(lang) is None:  # not yet translated (untranslated: fallback)
+                    continue
+                title = entry.title[lang].strip().casefold()
                 if title in seen:
                     yield release.document.problem(
                         (*location, "title", lang),
@@ -321,33 +323,51 @@ def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
 
 
 def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
+    """A text in a language of a script of its own holds that script (a text left in the default
+    language is not a translation); a text in any other language holds no Han, when the knowledge
+    base has a Han language (the two texts swapped)."""
+    languages = tuple(data.project.languages)
+    han_languages = [lang for lang in languages if SCRIPT_RULES.get(lang, (None,))[0] is has_han_or_kana]
     for release in data.releases:
         for location, text in release_texts(release):
-            if not has_han(text.zh):
-                yield release.document.problem((*location, "zh"), "the Chinese text contains no Chinese")
-            if has_han(text.en):
-                yield release.document.problem((*location, "en"), "the English text contains Chinese characters")
+            for lang in text.languages:
+                if lang in SCRIPT_RULES:
+                    holds_script, script = SCRIPT_RULES[lang]
+                    if not holds_script(text[lang]):
+                        name = language_name(lang)
+                        yield release.document.problem((*location, lang), f"the {name} text contains no {name}")
+                elif han_languages and has_han(text[lang]):
+                    yield release.document.problem(
+                        (*location, lang),
+                        f"the {language_name(lang)} text contains {language_name(han_languages[0])} characters",
+                    )
 
 
 def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
+    """Where the default language's text uses a glossary term, each translated text writes it the
+    glossary's way, and none uses a rendering the glossary avoids."""
     terms: list[GlossaryTerm] = data.project.glossary
-    patterns = [(term, term.english_pattern()) for term in terms]
+    default = data.project.languages[0]
+    patterns = [(term, term.pattern(default)) for term in terms]
     for release in data.releases:
         for location, text in release_texts(release):
             for term, pattern in patterns:
-                if pattern.search(text.en) and term.zh.casefold() not in text.zh.casefold():
-                    yield release.document.problem(
-                        (*location, "zh"),
-                        f"the English text says '{term.en}', so the Chinese text should say "
-                        f"'{term.zh}' (glossary in project.yaml)",
-                    )
-                for avoided in term.avoid:
-                    if avoided in text.zh:
+                for lang in text.languages:
+                    if lang == default or term.get(lang) is None:
+                        continue
+                    if pattern.search(text[default]) and term[lang].casefold() not in text[lang].casefold():
                         yield release.document.problem(
-                            (*location, "zh"),
-                            f"'{avoided}' is a wrong rendering of '{term.en}'; write '{term.zh}' "
-                            "(glossary in project.yaml)",
+                            (*location, lang),
+                            f"the {language_name(default)} text says '{term[default]}', so the "
+                            f"{language_name(lang)} text should say '{term[lang]}' (glossary in project.yaml)",
                         )
+                    for avoided in term.avoid:
+                        if avoided in text[lang]:
+                            yield release.document.problem(
+                                (*location, lang),
+                                f"'{avoided}' is a wrong rendering of '{term[default]}'; write '{term[lang]}' "
+                                "(glossary in project.yaml)",
+                            )
 
 
 _PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import get_args, get_origin
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from releasekb.common import atomic
+from releasekb.common.i18n import known_languages, language_name
 from releasekb.common.regular_files import read_regular_file
-from releasekb.kb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, ProjectFile, ReleaseFile, Text
+from releasekb.kb.model import PROJECT_SCHEMA, RELEASE_SCHEMA, GlossaryTerm, InLanguages, ProjectFile, ReleaseFile, Text
 from releasekb.kb.validate import load_project
 
 
@@ -33,6 +35,27 @@ def _with_vocabularies(node, vocabularies: dict[str, list[str]]):
     return node
 
 
+def _with_languages(schema: dict, languages: list[str], untranslated: str) -> dict:
+    """Texts (and glossary terms) as the knowledge base writes them: one key per language of
+    project.yaml's `languages`, each required (only the first with `untranslated: fallback`), no
+    other; the model itself takes its languages from the validator (model.InLanguages)."""
+    required = languages if untranslated == "error" else languages[:1]
+    for name, definition in schema.get("$defs", {}).items():
+        if name not in (Text.__name__, GlossaryTerm.__name__):
+            continue
+        text = definition.pop("additionalProperties", {"type": "string"})
+        definition["properties"] = {
+            **{lang: {**text, "description": f"The text in {language_name(lang)} ({lang})."} for lang in languages},
+            **definition.get("properties", {}),
+        }
+        definition["required"] = [*(languages if name == GlossaryTerm.__name__ else required)]
+        definition["additionalProperties"] = False
+    languages_field = schema.get("properties", {}).get("languages")
+    if languages_field is not None:
+        languages_field["items"] = {"enum": known_languages()}
+    return schema
+
+
 def schemas(data_dir: Path) -> dict[str, str]:
     """{file name: JSON text} for the release and project schemas."""
     project = load_project(data_dir)
@@ -40,6 +63,7 @@ def schemas(data_dir: Path) -> dict[str, str]:
         "areas": list(project.areas),
         "schemes": list(project.stability.schemes),
         "labels": list(project.stability.labels),
+        "languages": list(project.languages),
     }
     result = {}
     for name, model, title in (
@@ -47,6 +71,7 @@ def schemas(data_dir: Path) -> dict[str, str]:
         (PROJECT_SCHEMA, ProjectFile, "The project's vocabularies: releases/project.yaml"),
     ):
         schema = _with_vocabularies(model.model_json_schema(), vocabularies)
+        schema = _with_languages(schema, list(project.languages), project.untranslated)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": title}
         result[name] = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
     return result
@@ -89,6 +114,8 @@ def project_reference() -> str:
 def _fields(model, prefix: str = ""):
     """(dotted path, field) for every field of a model and of the models inside it; a key the
     user chooses is written <key>, a list item []."""
+    if issubclass(model, InLanguages):  # its languages are keys the knowledge base chooses
+        yield f"{prefix}<lang>", FieldInfo(annotation=str, description=model.LANGUAGE_KEY_DESCRIPTION)
     for name, field in model.model_fields.items():
         path = f"{prefix}{name}"
         yield path, field

@@ -15,6 +15,7 @@ from pathlib import Path
 from releasekb.common import atomic
 from releasekb.common.safe_text import visible
 from releasekb.common.versions import version_key
+from releasekb.kb import starter
 from releasekb.kb.loader import load_document
 from releasekb.kb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
 from releasekb.kb.schema import write_schemas
@@ -27,12 +28,10 @@ SKELETON = """{schema_comment}
 version: "{version}"
 date: TODO                     # the release date: YYYY-MM-DD, or YYYY-MM when only the month is known
 scheme: {scheme}{scheme_comment}
-title: {{en: "TODO: a short headline", zh: "TODO：一句话标题"}}
-summary:
-  en: "TODO: what this release brought, in two to four sentences of your own."
-  zh: "TODO：用两到四句话概括这个版本带来了什么。"
+title: __TEXT:new_release_title__
+summary: __TEXT:new_release_summary__
 sources:
-  - {{kind: original, lang: en, url: TODO}}   # the announcement's address
+  - {{kind: original, lang: {default_language}, url: TODO}}   # the announcement's address
 highlights: []                 # ids of the entries below that the release itself highlighted
 {areas_comment}
 features:
@@ -40,8 +39,8 @@ features:
     kind: new                  # new | improvement | fix
     area: {area}
 {stability_line}
-    title: {{en: "TODO: feature title", zh: "TODO：特性标题"}}
-    summary: {{en: "TODO: what it does and why it matters.", zh: "TODO：它做什么、为什么重要。"}}
+    title: __TEXT:new_feature_title__
+    summary: __TEXT:new_feature_summary__
     apis: []                   # e.g. [torch.fft]
     links: []                  # e.g. [{{kind: docs, url: "https://..."}}]
 changes: []                    # breaking | deprecation | removal, each with a `migration` text
@@ -90,20 +89,25 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
     areas_heading = f"# Areas {origin} used" if earlier else "# Areas"
     areas_comment = "\n".join(
         [f"{areas_heading} (all of them are in project.yaml; your editor completes them):"]
-        + [f"#   {key}: {project.areas[key].en}" for key in areas]
+        + [f"#   {key}: {project.areas[key][project.languages[0]]}" for key in areas]
     )
     write_schemas(data_dir)  # the schema the first line names, with this project's vocabularies
     atomic.write_text(
         path,
-        SKELETON.format(
-            schema_comment=SCHEMA_COMMENT,
-            origin=f"release {origin}" if earlier else "project.yaml (there is no earlier release)",
-            version=version,
-            scheme=scheme,
-            scheme_comment=f"  # as in {origin}" if earlier else "  # the latest scheme of project.yaml",
-            areas_comment=areas_comment,
-            area=areas[0],
-            stability_line=stability_line,
+        starter.texts_in(  # each text's placeholder in every language of the knowledge base
+            SKELETON.format(
+                default_language=project.languages[0],
+                schema_comment=SCHEMA_COMMENT,
+                origin=f"release {origin}" if earlier else "project.yaml (there is no earlier release)",
+                version=version,
+                scheme=scheme,
+                scheme_comment=f"  # as in {origin}" if earlier else "  # the latest scheme of project.yaml",
+                areas_comment=areas_comment,
+                area=areas[0],
+                stability_line=stability_line,
+            ),
+            tuple(project.languages),
+            quoted=True,  # a placeholder starts with TODO: quoted, the text a curator writes over it may need it
         ),
     )
     return path

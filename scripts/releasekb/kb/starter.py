@@ -1,11 +1,14 @@
 """`releasekb init`: a new knowledge base for another product, from the package's starter files.
 
 starter/ holds what a team's repository starts with: project.yaml (every key commented), a
-first release whose entries are marked `example: true`, the two site configurations (using the
-plugin; no theme file is copied: the theme comes with the package), hand-written about pages in
-each language, a .gitignore, a deploy workflow, a pre-commit configuration and the requirement
-the workflow installs. Files whose names start with `dot-` are written as dotfiles (a package's
-data keeps them visible). `init` never overwrites a file.
+first release whose entries are marked `example: true`, the site's configuration (one for every
+language; using the plugin; no theme file is copied: the theme comes with the package),
+hand-written about pages in each language, a .gitignore, a deploy workflow, a pre-commit
+configuration and the requirement the workflow installs. Files whose names start with `dot-` are
+written as dotfiles (a package's data keeps them visible). `init` never overwrites a file.
+
+A starter file names each text of the knowledge base `__TEXT:<key>__`: starter_texts.yaml holds it
+in every language init can start a knowledge base in, and init writes it in the chosen ones.
 
 The examples are the one thing `init` leaves for the team to replace: `validate` warns about
 each one left (rules.examples_are_replaced).
@@ -21,9 +24,19 @@ import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import yaml
+from babel import Locale
+
 from releasekb.common import atomic
+from releasekb.common.i18n import interface_strings, url_prefix
 
 STARTER_DIR = Path(__file__).parent / "starter"
+STARTER_TEXTS = Path(__file__).parent / "starter_texts.yaml"
+# The languages of a knowledge base `init` starts without --languages (README, "Languages", says why).
+INIT_LANGUAGES = ("en",)
+_TEXT = re.compile(r"^(?P<indent> *)(?P<item>- )?(?P<key>[\w-]+): __TEXT:(?P<name>\w+)__$", re.MULTILINE)
+# A text this long or longer is written as a block (one line per language), as a curator would.
+_FLOW_LENGTH = 40
 RELEASE_TEMPLATE = "releases/RELEASE.yaml"
 # A product name goes into YAML strings, Markdown and titles as it is: printable, no quotes.
 _PRODUCT_NAME = re.compile(r"[^\x00-\x1f\x7f\"\\<>`]{1,60}")
@@ -47,19 +60,121 @@ def requirement() -> str:
         return "releasekb"
 
 
-def starter_files(product: str, release: str, today: datetime.date) -> dict[str, str]:
-    """{path inside the new knowledge base: text} for a product and its first release."""
+def starter_languages() -> tuple[str, ...]:
+    """The languages init can start a knowledge base in: those starter_texts.yaml has every text
+    in, and the site has interface strings for."""
+    from releasekb.common.i18n import has_interface_strings
+
+    texts = _starter_texts()
+    return tuple(
+        lang
+        for lang in dict.fromkeys(lang for text in texts.values() for lang in text)
+        if all(lang in text for text in texts.values()) and has_interface_strings(lang)
+    )
+
+
+def _starter_texts() -> dict[str, dict[str, str]]:
+    return yaml.safe_load(STARTER_TEXTS.read_text(encoding="utf-8"))
+
+
+def parse_languages(text: str) -> tuple[str, ...]:
+    """--languages 'en,ja,zh' -> ('en', 'ja', 'zh'); raises InitError naming what is allowed."""
+    languages = tuple(part.strip() for part in text.split(",") if part.strip())
+    known = starter_languages()
+    if not languages:
+        raise InitError(f"--languages '{text}': name at least one language ({', '.join(known)})")
+    for lang in languages:
+        if lang not in known:
+            raise InitError(
+                f"--languages: '{lang}' is not a language init can start a knowledge base in "
+                f"(one of {', '.join(known)})"
+            )
+    if len(set(languages)) != len(languages):
+        raise InitError(f"--languages '{text}': name each language once")
+    return languages
+
+
+def _render_texts(
+    text: str, texts: dict, languages: tuple[str, ...], values: dict[str, str], quoted: bool = False
+) -> str:
+    """Every `key: __TEXT:<name>__` line as the text in each language: one line when short,
+    else one line per language under the key; quoted: every text in quotes (else where needed)."""
+
+    def filled(lang: str, name: str) -> str:
+        return texts[name][lang].format(**values)
+
+    def render(match: re.Match) -> str:
+        indent, item, key, name = match["indent"], match["item"] or "", match["key"], match["name"]
+        written = {
+            lang: json.dumps(filled(lang, name), ensure_ascii=False) if quoted else _scalar(filled(lang, name))
+            for lang in languages
+        }
+        if sum(len(value) for value in written.values()) < _FLOW_LENGTH * len(languages):
+            return f"{indent}{item}{key}: {{{', '.join(f'{lang}: {value}' for lang, value in written.items())}}}"
+        inner = " " * (len(indent) + len(item) + 2)
+        return f"{indent}{item}{key}:\n" + "\n".join(f"{inner}{lang}: {value}" for lang, value in written.items())
+
+    return _TEXT.sub(render, text)
+
+
+def _scalar(text: str) -> str:
+    """A text as YAML writes it in a flow mapping: plain when YAML reads it back as the same text,
+    else quoted."""
+    plain = not re.search(r"[,{}\[\]#:`\"']", text) and text == text.strip()
+    if plain:
+        try:
+            plain = yaml.safe_load(f"k: {text}") == {"k": text}
+        except yaml.YAMLError:
+            plain = False
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
+def texts_in(text: str, languages: tuple[str, ...], quoted: bool = False) -> str:
+    """`text` with each `key: __TEXT:<name>__` line written in `languages` (starter_texts.yaml's
+    text; a language it has none in gets the first language's, or the table's first: a placeholder still)."""
+    texts = {
+        name: {
+            lang: by_language.get(lang) or by_language.get(languages[0]) or next(iter(by_language.values()))
+            for lang in languages
+        }
+        for name, by_language in _starter_texts().items()
+    }
+    return _render_texts(text, texts, languages, {}, quoted)
+
+
+def _other_languages(lang: str, languages: tuple[str, ...], release: str) -> str:
+    """The about page's sentences saying where the same page is in each other language."""
+    sentence = _starter_texts()["about_other_language"][lang]
+    return " ".join(
+        sentence.format(
+            name=Locale.parse(other).get_display_name(lang),
+            address=f"/{url_prefix(other, languages)}releases/{release}/",
+        )
+        for other in languages
+        if other != lang
+    )
+
+
+def starter_files(
+    product: str, release: str, today: datetime.date, languages: tuple[str, ...] = INIT_LANGUAGES
+) -> dict[str, str]:
+    """{path inside the new knowledge base: text} for a product and its first release, in `languages`."""
     product = product.strip()
     if not _PRODUCT_NAME.fullmatch(product):
         raise InitError(f"--product '{product}': use up to 60 printable characters, without quotes, \\, <, > or `")
     if not re.fullmatch(r"\d+(\.\d+)*", release):
         raise InitError(f"--release '{release}': a version such as 1.0")
+    default = languages[0]
+    texts = _starter_texts()
+    text_values = {"product": product, "module": module_name(product), "version": release}
+    strings = interface_strings(default)
     values = {
-        "__PRODUCT_YAML__": json.dumps(product, ensure_ascii=False),
-        "__SITE_NAME_EN_YAML__": json.dumps(f"{product} release notes", ensure_ascii=False),
-        "__SITE_NAME_ZH_YAML__": json.dumps(f"{product} 版本说明", ensure_ascii=False),
-        "__SITE_NAME_EN__": json.dumps(f"{product} release notes", ensure_ascii=False),
-        "__SITE_NAME_ZH__": json.dumps(f"{product} 版本说明", ensure_ascii=False),
+        "__SITE_NAME_YAML__": json.dumps(texts["site_name"][default].format(**text_values), ensure_ascii=False),
+        "__LANGUAGES__": ", ".join(languages),
+        "__LANGUAGE_KEYS__": ", ".join(f"{lang}: ..." for lang in languages),
+        "__DEFAULT_LANGUAGE__": default,
+        "__PALETTE_TO_DARK__": json.dumps(strings["palette_to_dark"], ensure_ascii=False),
+        "__PALETTE_TO_LIGHT__": json.dumps(strings["palette_to_light"], ensure_ascii=False),
         "__PRODUCT__": product,
         "__MODULE__": module_name(product),
         "__VERSION__": release,
@@ -71,23 +186,35 @@ def starter_files(product: str, release: str, today: datetime.date) -> dict[str,
         if not source.is_file() or "__pycache__" in source.parts:
             continue
         relative = source.relative_to(STARTER_DIR).as_posix()
+        page_language = relative.split("/")[1] if relative.startswith("docs/") else None
+        if page_language is not None and page_language not in languages:
+            continue  # the hand-written pages of a language the knowledge base does not have
         target = relative.replace(RELEASE_TEMPLATE, f"releases/{release}.yaml")
         target = "/".join(
             ("." + part.removeprefix("dot-")) if part.startswith("dot-") else part for part in target.split("/")
         )
-        text = source.read_text(encoding="utf-8")
+        text = _render_texts(source.read_text(encoding="utf-8"), texts, languages, text_values)
+        if page_language is not None:
+            text = text.replace("__HOME__", "/" + url_prefix(page_language, languages))
+            text = text.replace("__OTHER_LANGUAGES__", _other_languages(page_language, languages, release))
         for placeholder, value in values.items():
             text = text.replace(placeholder, value)
         files[target] = text
     return files
 
 
-def init(folder: Path, product: str, release: str = "1.0", today: datetime.date | None = None) -> list[Path]:
-    """Write a new knowledge base into folder (made if missing); returns the files written.
+def init(
+    folder: Path,
+    product: str,
+    release: str = "1.0",
+    today: datetime.date | None = None,
+    languages: tuple[str, ...] = INIT_LANGUAGES,
+) -> list[Path]:
+    """Write a new knowledge base in `languages` into folder (made if missing); returns the files written.
     Raises InitError, naming every file that exists already, before writing anything, and
     atomic.WriteFailed when the folder cannot hold them (a file, a read-only place, a full disk):
     then the folders it made are removed again, and nothing was written."""
-    files = starter_files(product, release, today or datetime.date.today())
+    files = starter_files(product, release, today or datetime.date.today(), languages)
     existing = sorted(str(folder / path) for path in files if os.path.lexists(folder / path))
     if existing:
         raise InitError("these files exist already (init never overwrites a file): " + ", ".join(existing))

@@ -1,4 +1,5 @@
-"""Stale translations: each translated text remembers which English text it was written from.
+"""Stale translations: each translated text remembers which default-language text it was written
+from (the first of project.yaml's `languages`; "English" below, as in this repository).
 
 The YAML files stay plain texts. Beside them, `translations.lock` (JSON, keys sorted, written
 only by `releasekb translations --reviewed`) records for every translated text a short hash of
@@ -21,14 +22,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekb.common import atomic
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from releasekb.common.problems import Problem
 from releasekb.kb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
 from releasekb.kb.loader import Location, format_location
 
 LOCK_FILE = "translations.lock"
-SOURCE_LANGUAGE = DEFAULT_LANGUAGE
-TRANSLATED_LANGUAGES = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
+
+
+def source_language(data: ValidatedData) -> str:
+    """The language every translation is made from: the knowledge base's first."""
+    return data.project.languages[0]
+
+
+def translated_languages(languages) -> tuple[str, ...]:
+    """The knowledge base's languages other than the first: those a lock file has a table for."""
+    return tuple(languages[1:])
+
+
 _ABOUT = (
     "Written by `releasekb translations --reviewed`; do not edit by hand. For each translated text: "
     "a hash of the English text it was last reviewed against (see README, Translations)."
@@ -86,7 +96,7 @@ def _dotted(location: Location) -> str:
 
 
 def _by_language(text) -> dict[str, str]:
-    return {lang: getattr(text, lang) for lang in LANGUAGES}
+    return dict(text.model_extra or {})
 
 
 @dataclass(frozen=True)
@@ -99,8 +109,10 @@ def stale_texts(data: ValidatedData) -> list[StaleText]:
     """Translations whose English text changed since they were last reviewed."""
     result = []
     for text in translated_texts(data):
-        current = source_hash(text.texts[SOURCE_LANGUAGE])
-        for lang in TRANSLATED_LANGUAGES:
+        current = source_hash(text.texts[source_language(data)])
+        for lang in translated_languages(data.project.languages):
+            if lang not in text.texts:  # not yet translated (untranslated: fallback)
+                continue
             recorded = data.translation_records.get(lang, {}).get(text.key)
             if recorded is not None and recorded != current:
                 result.append(StaleText(text, lang))
@@ -115,7 +127,7 @@ def stale_warnings(data: ValidatedData) -> list[Problem]:
         translated = text.release.document.position((*text.location, stale.lang))
         warnings.append(
             text.problem_at(
-                SOURCE_LANGUAGE,
+                source_language(data),
                 f"the English text changed after its translation was last reviewed: review "
                 f"{format_location((*text.location, stale.lang))} (line {translated.line}), then run "
                 f"`releasekb translations --reviewed {text.key}`",
@@ -129,14 +141,31 @@ def unrecorded_count(data: ValidatedData) -> int:
     return sum(
         1
         for text in translated_texts(data)
-        for lang in TRANSLATED_LANGUAGES
-        if text.key not in data.translation_records.get(lang, {})
+        for lang in translated_languages(data.project.languages)
+        if lang in text.texts and text.key not in data.translation_records.get(lang, {})
     )
 
 
-def read_records(content: bytes | None, display_path: str) -> tuple[Records, list[Problem]]:
+@dataclass(frozen=True)
+class MissingText:
+    text: TranslatedText
+    lang: str  # the language it has no text in yet
+
+
+def missing_texts(data: ValidatedData) -> list[MissingText]:
+    """The texts not yet translated into a language (possible with `untranslated: fallback`)."""
+    return [
+        MissingText(text, lang)
+        for text in translated_texts(data)
+        for lang in translated_languages(data.project.languages)
+        if lang not in text.texts
+    ]
+
+
+def read_records(content: bytes | None, display_path: str, languages) -> tuple[Records, list[Problem]]:
     """The records of the lock file's bytes ({} when there is none yet: content is None) and any
-    problem reading them."""
+    problem reading them; languages: the knowledge base's."""
+    translated = translated_languages(languages)
     if content is None:
         return {}, []
     try:
@@ -145,13 +174,13 @@ def read_records(content: bytes | None, display_path: str) -> tuple[Records, lis
         line, column = (error.lineno, error.colno) if isinstance(error, json.JSONDecodeError) else (1, 1)
         message = f"not valid JSON ({error.msg if isinstance(error, json.JSONDecodeError) else error.reason}); "
         return {}, [Problem(display_path, line, column, "(document)", message + _REWRITE_HINT)]
-    records = {lang: raw.get(lang) for lang in TRANSLATED_LANGUAGES} if isinstance(raw, dict) else None
+    records = {lang: raw.get(lang) for lang in translated} if isinstance(raw, dict) else None
     if records is None or not all(
         isinstance(table, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in table.items())
         for table in records.values()
         if table is not None
     ):
-        shape = f"expected an object with one table per translated language ({', '.join(TRANSLATED_LANGUAGES)})"
+        shape = f"expected an object with one table per translated language ({', '.join(translated)})"
         return {}, [Problem(display_path, 1, 1, "(document)", f"{shape}; {_REWRITE_HINT}")]
     return {lang: table or {} for lang, table in records.items()}, []
 
@@ -162,9 +191,10 @@ _REWRITE_HINT = (
 )
 
 
-def write_records(data_dir: Path, records: Records) -> Path:
+def write_records(data_dir: Path, records: Records, languages) -> Path:
     path = Path(data_dir) / LOCK_FILE
-    content = {"about": _ABOUT, **{lang: dict(sorted(records.get(lang, {}).items())) for lang in TRANSLATED_LANGUAGES}}
+    translated = translated_languages(languages)
+    content = {"about": _ABOUT, **{lang: dict(sorted(records.get(lang, {}).items())) for lang in translated}}
     atomic.write_text(path, json.dumps(content, indent=1, ensure_ascii=False) + "\n")
     return path
 
@@ -199,14 +229,16 @@ def mark_reviewed(data: ValidatedData, data_dir: Path, targets: Iterable[str] | 
                 raise UnknownTarget(target)
             chosen += found
     existing = {text.key for text in texts}
+    translated = translated_languages(data.project.languages)
     records = {
         lang: {key: value for key, value in data.translation_records.get(lang, {}).items() if key in existing}
-        for lang in TRANSLATED_LANGUAGES
+        for lang in translated
     }
     for text in chosen:
-        for lang in TRANSLATED_LANGUAGES:
-            records[lang][text.key] = source_hash(text.texts[SOURCE_LANGUAGE])
-    return write_records(data_dir, records), len({text.key for text in chosen})
+        for lang in translated:
+            if lang in text.texts:  # a text not yet translated has nothing to review
+                records[lang][text.key] = source_hash(text.texts[source_language(data)])
+    return write_records(data_dir, records, data.project.languages), len({text.key for text in chosen})
 
 
 def stale_entry_keys(data: ValidatedData) -> dict[str, set[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 
-from releasekb.common.i18n import LANGUAGES, url_prefix
+from releasekb.common.i18n import url_prefix
 
 # Inside each language's tree: what the generator owns (.gitignore lists the same paths).
 GENERATED_PATHS = ("index.md", "releases", "features", "stability", "changelog")
@@ -173,18 +173,19 @@ def relative_site_url(here: str, target: str) -> str:
     return "/".join(steps) + "/" if steps else "./"
 
 
-def site_path(lang: str, address: str, anchor: str = "") -> str:
-    """An address from the site's root path, in one language: '/zh/releases/1.7/#torch-fft'."""
-    return "/" + url_prefix(lang) + address + (f"#{anchor}" if anchor else "")
+def site_path(languages: tuple[str, ...], lang: str, address: str, anchor: str = "") -> str:
+    """An address from the site's root path, in one of the knowledge base's languages:
+    '/zh/releases/1.7/#torch-fft'."""
+    return "/" + url_prefix(lang, languages) + address + (f"#{anchor}" if anchor else "")
 
 
-def permanent_url(site_url: str, lang: str, address: str, anchor: str = "") -> str:
+def permanent_url(site_url: str, languages: tuple[str, ...], lang: str, address: str, anchor: str = "") -> str:
     """The address to link to from elsewhere: absolute when the site's address is known, else a
     path from the site's root."""
-    path = site_path(lang, address, anchor)
+    path = site_path(languages, lang, address, anchor)
     return site_url.rstrip("/") + path if site_url else path
 
 
-def permanent_urls(site_url: str, address: str, anchor: str = "") -> dict[str, str]:
-    """{lang: permanent_url} of one address in every language."""
-    return {lang: permanent_url(site_url, lang, address, anchor) for lang in LANGUAGES}
+def permanent_urls(site_url: str, languages: tuple[str, ...], address: str, anchor: str = "") -> dict[str, str]:
+    """{lang: permanent_url} of one address in every language of the knowledge base."""
+    return {lang: permanent_url(site_url, languages, lang, address, anchor) for lang in languages}

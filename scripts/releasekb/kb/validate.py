@@ -21,8 +21,9 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from releasekb.common.i18n import LANGUAGES
+from releasekb.common.i18n import has_interface_strings, language_name
 from releasekb.common.problems import DataError, Problem, not_one_of, suggest
+from releasekb.common.regular_files import read_regular_file
 from releasekb.common.versions import version_key
 from releasekb.kb import rules, translations
 from releasekb.kb.dataset import LoadedRelease, ValidatedData
@@ -32,12 +33,15 @@ from releasekb.kb.model import (
     MULTILINE,
     PLACEHOLDER,
     SLUG_PATTERN,
+    TEXT_LANGUAGE_ERROR,
     URL_PATTERN,
     VERSION_PATTERN,
     ChangeEntry,
     FeatureEntry,
+    InLanguages,
     ProjectFile,
     ReleaseFile,
+    context_languages,
 )
 
 PROJECT_FILE = "project.yaml"
@@ -135,7 +139,7 @@ def load_project(data_dir: Path) -> ProjectFile:
     if (missing := missing_project(data_dir)) is not None:
         raise missing
     problems: list[Problem] = []
-    _, project = _load_record(Path(data_dir) / PROJECT_FILE, ProjectFile, problems)
+    _, project = _load_record(Path(data_dir) / PROJECT_FILE, ProjectFile, problems, context_for=project_context)
     if problems or project is None:
         raise DataError(problems)
     return project
@@ -240,7 +244,9 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
     if PROJECT_FILE not in read.files:
         unreadable = [problem for problem in problems if problem.file == display_path(project_path)]
         raise DataError(unreadable) if unreadable else _no_project(project_path)
-    project_document, project = _load_record(project_path, ProjectFile, problems, read.files[PROJECT_FILE])
+    project_document, project = _load_record(
+        project_path, ProjectFile, problems, read.files[PROJECT_FILE], context_for=project_context
+    )
 
     releases: list[LoadedRelease] = []
     names = read.release_names
@@ -257,7 +263,9 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
         raise DataError(problems)
 
     lock_display = display_path(data_dir / translations.LOCK_FILE)
-    records, lock_problems = translations.read_records(read.files.get(translations.LOCK_FILE), lock_display)
+    records, lock_problems = translations.read_records(
+        read.files.get(translations.LOCK_FILE), lock_display, project.languages
+    )
     problems.extend(lock_problems)
     releases.sort(key=lambda r: version_key(r.record.version))
     complete = not problems and len(releases) == len(names)
@@ -268,13 +276,45 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
     return data
 
 
+def project_languages(data_dir: Path) -> tuple[str, ...]:
+    """The languages project.yaml names, read before it is validated (a builder starts one worker
+    per language first); those of a project.yaml without the key when it cannot tell (the
+    validation then reports what is wrong)."""
+    import yaml
+
+    try:
+        content = read_regular_file(Path(data_dir) / PROJECT_FILE, MAX_FILE_BYTES)
+        data = yaml.safe_load(content)
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        data = None
+    languages = context_languages(project_context(data))
+    if len(set(languages)) != len(languages) or not all(map(has_interface_strings, languages)):
+        return context_languages(None)  # wrong: reported by the validation, at its line
+    return languages
+
+
+def project_context(data: Any) -> dict:
+    """The languages project.yaml's own texts are written in: those it names (when `languages`
+    is a list of texts; a wrong one is reported by the model), else those of a project.yaml
+    without the key (model.context_languages)."""
+    data = data if isinstance(data, dict) else {}
+    languages = data.get("languages")
+    context = {"untranslated": data.get("untranslated")}
+    if isinstance(languages, list) and languages and all(isinstance(lang, str) for lang in languages):
+        context["languages"] = tuple(languages)
+    return context
+
+
 def vocabulary_context(project: ProjectFile | None, data: Any) -> dict | None:
-    """The allowed values of vocabulary fields for one release file (see model.vocabulary)."""
+    """The allowed values of vocabulary fields for one release file (see model.vocabulary), and
+    the languages its texts are written in."""
     if project is None:
         return None
     schemes = project.stability.schemes
     scheme = data.get("scheme") if isinstance(data, dict) else None
     return {
+        "languages": tuple(project.languages),
+        "untranslated": project.untranslated,
         "areas": list(project.areas),
         "schemes": list(schemes),
         "scheme": scheme,
@@ -384,8 +424,6 @@ _PLACEHOLDER_HINTS = {
     "url": "write the address, or delete `url` when the source has none",
     "id": "write an ASCII slug such as 'torch-fft'; it becomes the permanent address /features/<id>/",
     "stability": "write a label of the release's scheme, or delete the line when the release stated no level",
-    "en": "write the English text, in your own words",
-    "zh": "write the Chinese text, in your own words",
 }
 
 
@@ -399,7 +437,10 @@ def placeholder_locations(data: Any, location: Location = ()) -> list[Location]:
 
 
 def _placeholder_message(location: Location) -> str:
-    hint = _PLACEHOLDER_HINTS.get(str(location[-1]) if location else "", "write the value")
+    key = str(location[-1]) if location else ""
+    hint = _PLACEHOLDER_HINTS.get(key) or (
+        f"write the {language_name(key)} text, in your own words" if has_interface_strings(key) else "write the value"
+    )
     return f"still the {PLACEHOLDER} placeholder from `releasekb new`: {hint}"
 
 
@@ -409,6 +450,13 @@ def shape_problems(error: ValidationError, document: Document, model: type[BaseM
     for detail in error.errors(include_url=False):
         location = _document_location(detail["loc"], document.data)
         kind = detail["type"]
+        if kind == TEXT_LANGUAGE_ERROR:
+            language = detail["ctx"]["language"]
+            if detail["ctx"]["missing"]:  # at the text, named as the missing key's place
+                problems.append(document.problem((*location, language), detail["msg"]))
+            else:  # at the key that names it
+                problems.append(document.problem((*location, language), detail["msg"], key=True))
+            continue
         if kind == "extra_forbidden":
             name = location[-1]
             known = _field_names(model, location[:-1])
@@ -422,9 +470,6 @@ def shape_problems(error: ValidationError, document: Document, model: type[BaseM
 def _message(detail: dict, location: Location, document: Document, model: type[BaseModel]) -> str:
     kind, value, context = detail["type"], detail.get("input"), detail.get("ctx", {})
     if kind == "missing":
-        parent_fields = _field_names(model, location[:-1])
-        if set(parent_fields) == set(LANGUAGES):
-            return f"missing the '{location[-1]}' text (every text needs {', '.join(parent_fields)})"
         return f"required key '{location[-1]}' is missing"
     if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
         raw = document.raw_scalars.get(location, str(value))
@@ -499,6 +544,8 @@ def _steps(model: type[BaseModel], location: Location) -> list[tuple[Any, FieldI
         if isinstance(part, int):
             args = get_args(current)
             current = args[0] if args else current
+        elif isinstance(current, type) and issubclass(current, InLanguages) and part not in current.model_fields:
+            current = str  # a language's text (the model's extra keys)
         elif isinstance(current, type) and issubclass(current, BaseModel):
             field = current.model_fields.get(part)
             if field is None:

@@ -24,7 +24,6 @@ import traceback
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from releasekb.common.i18n import LANGUAGES
 from releasekb.common.safe_text import visible, visible_block
 from releasekb.kb.validate import read_files
 from releasekb.site import leftovers
@@ -191,12 +190,13 @@ class _ServeSources:
         docs, not the generated pages (thousands at scale: the server polls what it watches,
         and a build's own writes are no reason to build)."""
         docs = self.builder.docs_root
-        generated = {root.resolve() for root in generated_roots(docs)}
-        watched = [(self.builder.data_dir, True), *((config, False) for config in self.builder.configs.values())]
+        generated = {root.resolve() for root in generated_roots(docs, self.builder.languages)}
+        configs = dict.fromkeys(self.builder.configs.values())  # one file may configure several languages
+        watched = [(self.builder.data_dir, True), *((config, False) for config in configs)]
         for top in sorted(docs.iterdir()) if docs.is_dir() else []:
             if _left_out_by_mkdocs(top.name) or not top.exists():
                 continue  # not a source (an editor's lock file, a dangling symlink: state() says why)
-            if top.name not in LANGUAGES or not top.is_dir():
+            if top.name not in self.builder.languages or not top.is_dir():
                 watched.append((top, True))
                 continue
             watched.append((top, False))  # a language's own files (about.md)
@@ -208,7 +208,7 @@ class _ServeSources:
         it cannot be read). Files MkDocs leaves out of every site (names starting with a dot,
         such as the `.#about.md` lock file, a dangling symlink, an editor makes) are not sources."""
         stats = []
-        generated = {root.resolve() for root in generated_roots(self.builder.docs_root)}
+        generated = {root.resolve() for root in generated_roots(self.builder.docs_root, self.builder.languages)}
 
         def folder_unreadable(error: OSError) -> None:
             if not isinstance(error, FileNotFoundError):  # a folder removed as we looked is no problem

@@ -1,7 +1,8 @@
-"""Stage 6, build: the whole bilingual site, one MkDocs build per language, in parallel.
+"""Stage 6, build: the whole site, one MkDocs build per language of the knowledge base, in parallel.
 
-Each language is an independent MkDocs build with its own configuration file (mkdocs.yml for
-the default language, mkdocs.<lang>.yml for the others) and its own search index. `build_site`
+Each language (project.yaml `languages`) is an independent MkDocs build of the one mkdocs.yml,
+with that language's settings (plugin.configure_language; a mkdocs.<lang>.yml from an earlier
+version is still used for its language) and its own search index. `build_site`
 runs the language builds in parallel worker processes (one per language, each generating its
 own pages first, see generate.py) and assembles them into one site: the default language at
 the root, the others under <lang>/. The site is swapped in only when every language built.
@@ -30,25 +31,45 @@ from multiprocessing import get_context
 from multiprocessing.sharedctypes import SynchronizedArray
 from pathlib import Path
 
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, url_prefix
+from releasekb.common.i18n import url_prefix
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.validate import DataFiles, read_files
 from releasekb.site import leftovers, progress
 from releasekb.site.confined import LinkInTheWay
-from releasekb.site.generate import build_language, docs_root
+from releasekb.site.generate import docs_root
 from releasekb.site.session import Session
 from releasekb.site.site_folder import check_site_folder, is_marked, mark, previous_site, replaceable
 
 
-def language_configs(config_file: str | Path) -> dict[str, Path]:
-    """{lang: its MkDocs configuration}: mkdocs.yml for the default language and
-    mkdocs.<lang>.yml beside it for each other language."""
+def site_languages(config_file: str | Path) -> tuple[str, ...]:
+    """The knowledge base's languages (project.yaml `languages`), read before any build: through
+    mkdocs.yml's `releasekb` plugin's `data` folder. Read leniently: whatever is wrong there, the
+    builds report it (the default languages are used until then)."""
+    from mkdocs.utils.yaml import yaml_load
+
+    from releasekb.kb.validate import project_languages
+
     config_file = Path(config_file)
-    return {
-        lang: config_file if lang == DEFAULT_LANGUAGE else config_file.with_name(f"{config_file.stem}.{lang}.yml")
-        for lang in LANGUAGES
-    }
+    try:
+        with open(config_file, "rb") as handle:
+            config = yaml_load(handle) or {}
+    except Exception:
+        config = {}
+    data = "releases"
+    for plugin in config.get("plugins") or [] if isinstance(config, dict) else []:
+        if isinstance(plugin, dict) and isinstance(plugin.get("releasekb"), dict):
+            data = str(plugin["releasekb"].get("data", data))
+    return project_languages(config_file.parent / data)
+
+
+def language_configs(config_file: str | Path, languages: tuple[str, ...]) -> dict[str, Path]:
+    """{lang: its MkDocs configuration}: mkdocs.yml for every language, the plugin setting each
+    language's own settings (plugin.configure_language); a mkdocs.<lang>.yml beside it, written
+    for a site from before one file served every language, is still that language's."""
+    config_file = Path(config_file)
+    own = {lang: config_file.with_name(f"{config_file.stem}.{lang}.yml") for lang in languages[1:]}
+    return {lang: own[lang] if lang in own and own[lang].is_file() else config_file for lang in languages}
 
 
 # A language worker's session (session.py): made once, as the worker starts (_start_worker), and
@@ -164,7 +185,7 @@ def _sources(config_file: str, strict: bool) -> Sources | LanguageResult:
 
 
 def _build_one_language(
-    config_file: str, site_dir: str, strict: bool, dirty: bool, serving: bool, data: DataFiles
+    config_file: str, lang: str, site_dir: str, strict: bool, dirty: bool, serving: bool, data: DataFiles
 ) -> LanguageResult:
     """Run in a worker process: generate one language's pages from `data` (the data files as the
     builder read them) and build it with MkDocs.
@@ -175,7 +196,7 @@ def _build_one_language(
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    from releasekb.site.plugin import plugin_of
+    from releasekb.site.plugin import configure_language, plugin_of
 
     session = _worker_session  # made as the worker started
     session.jobs.defer(serving, hold=serving and not dirty)
@@ -183,9 +204,9 @@ def _build_one_language(
     try:
         config = load_config(config_file, site_dir=site_dir, strict=strict)
         plugin_of(config).session = session
+        configure_language(config, lang)  # one mkdocs.yml for every language
         # Generated here rather than in the hook, so that data problems are reported once
         # by the parent rather than by every language; the hook then finds them written.
-        lang = build_language(config)
         with session.building_from(data):
             generated = session.pages.generate_once(data, docs_root(config), config.site_url or "", lang)
             if dirty and (generated.dropped_pages or lang not in session.built_languages):
@@ -214,14 +235,15 @@ class SiteBuilder:
     importing MkDocs once, and can rebuild only the pages that changed."""
 
     def __init__(self, config_file: str | Path, *, strict: bool = True, serving: bool = False):
-        self.configs = language_configs(config_file)
-        missing = [str(path) for path in self.configs.values() if not path.is_file()]
-        if missing:
-            raise FileNotFoundError(f"configuration not found: {', '.join(missing)}")
+        if not Path(config_file).is_file():
+            raise FileNotFoundError(f"configuration not found: {config_file}")
+        self.config_file = Path(config_file)
+        self.languages = site_languages(config_file)
+        self.configs = language_configs(config_file, self.languages)
         self.strict = strict
         self.serving = serving
         self.site_url_set = False  # whether the last build knew the site's address
-        self.counters = progress.shared_counters()
+        self.counters = progress.shared_counters(self.languages)
         self._workers = {
             lang: ProcessPoolExecutor(
                 max_workers=1,
@@ -229,7 +251,7 @@ class SiteBuilder:
                 initializer=_start_worker,
                 initargs=(os.getpid(), self.counters),  # inherited by the forked worker, not pickled
             )
-            for lang in LANGUAGES
+            for lang in self.languages
         }
         with _forking():
             for worker in self._workers.values():
@@ -241,7 +263,7 @@ class SiteBuilder:
         by `build`, which would read it beside the workers' own reading, on the same cores)."""
         from mkdocs.config import load_config
 
-        return load_config(str(self.configs[DEFAULT_LANGUAGE]))
+        return load_config(str(self.config_file))
 
     @property
     def docs_root(self) -> Path:
@@ -265,7 +287,7 @@ class SiteBuilder:
         sources = self._sources()
         for result in sources.values():
             if isinstance(result, Sources):
-                project = self.configs[DEFAULT_LANGUAGE].parent
+                project = self.config_file.parent
                 check_site_folder(site_dir, project, {"data folder": result.data, "docs folder": result.docs})
         site_dir = site_dir.resolve()
         site_dir.parent.mkdir(parents=True, exist_ok=True)  # as MkDocs makes its site_dir
@@ -273,14 +295,16 @@ class SiteBuilder:
         staging = leftovers.temporary_folder(f".{site_dir.name}-staging-", site_dir.parent)
         built = False
         try:
-            if self._run({lang: staging / lang for lang in LANGUAGES}, False, sources) is not Outcome.BUILT:
+            languages = self.languages
+            if self._run({lang: staging / lang for lang in languages}, False, sources) is not Outcome.BUILT:
                 print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
                 return False
-            for lang in LANGUAGES[1:]:  # each other language's site goes under <lang>/
-                (staging / lang).rename(staging / DEFAULT_LANGUAGE / url_prefix(lang))
-            _without_gzip_time(staging / DEFAULT_LANGUAGE)
-            mark(staging / DEFAULT_LANGUAGE)
-            _swap(staging / DEFAULT_LANGUAGE, site_dir)
+            default = staging / languages[0]
+            for lang in languages[1:]:  # each other language's site goes under <lang>/
+                (staging / lang).rename(default / url_prefix(lang, languages))
+            _without_gzip_time(default)
+            mark(default)
+            _swap(default, site_dir)
             built = True
             return True
         except (Interrupted, KeyboardInterrupt, SystemExit):
@@ -290,7 +314,7 @@ class SiteBuilder:
             if self.serving:  # the outputs held for after the build: into the served folder, or dropped
                 for lang, worker in self._workers.items():
                     if built:
-                        worker.submit(_release_jobs, {staging / lang: site_dir / url_prefix(lang)})
+                        worker.submit(_release_jobs, {staging / lang: site_dir / url_prefix(lang, self.languages)})
                     else:
                         worker.submit(_drop_jobs)
             shutil.rmtree(staging, ignore_errors=True)
@@ -298,7 +322,8 @@ class SiteBuilder:
     def update(self, site_dir: Path) -> bool:
         """Rebuild, in place, only the pages whose generated file changed since the last
         build (MkDocs' dirty build); falls back to a whole build when pages were removed."""
-        outcome = self._run({lang: site_dir.resolve() / url_prefix(lang) for lang in LANGUAGES}, dirty=True)
+        languages = self.languages
+        outcome = self._run({lang: site_dir.resolve() / url_prefix(lang, languages) for lang in languages}, dirty=True)
         if outcome is Outcome.NEEDS_FULL_BUILD:
             return self.build_into(site_dir)
         return outcome is Outcome.BUILT
@@ -315,11 +340,18 @@ class SiteBuilder:
         data = _read_once({lang: result.data for lang, result in sources.items()})
         futures = [
             self._workers[lang].submit(
-                _build_one_language, str(config), str(site_dirs[lang]), self.strict, dirty, self.serving, data[lang]
+                _build_one_language,
+                str(config),
+                lang,
+                str(site_dirs[lang]),
+                self.strict,
+                dirty,
+                self.serving,
+                data[lang],
             )
             for lang, config in self.configs.items()
         ]
-        with progress.Reporter(self.counters):
+        with progress.Reporter(self.counters, self.languages):
             wait(futures)  # every language, even after one failed: its staging folder goes only then
         results = [future.result() for future in futures]  # raises a worker's unexpected error
         self.site_url_set = any(result.site_url for result in results)

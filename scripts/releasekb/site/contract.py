@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from releasekb.common import atomic
-from releasekb.common.i18n import LANGUAGES
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.urls import feature_path, level_path, page_url, release_path, site_path
 from releasekb.site import publish
@@ -75,8 +74,9 @@ def generated_addresses(catalog: Catalog) -> list[str]:
 def contract_addresses(catalog: Catalog) -> list[str]:
     """Every contract address in every language ('/zh/releases/1.7/#torch-fft'), sorted."""
     english = {*FIXED_ADDRESSES, *generated_addresses(catalog)}
-    pages = {site_path(lang, address.removeprefix("/")) for lang in LANGUAGES for address in english}
-    files = {site_path(lang, path) for lang in LANGUAGES for path in publish.outputs(catalog, lang, "")}
+    languages = catalog.languages
+    pages = {site_path(languages, lang, address.removeprefix("/")) for lang in languages for address in english}
+    files = {site_path(languages, lang, path) for lang in languages for path in publish.outputs(catalog, lang, "")}
     return sorted(pages | files)
 
 

@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb.common.i18n import LANGUAGES
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.pages import pages
@@ -32,11 +31,11 @@ from releasekb.site.incremental import pages_to_render, what_changed
 from releasekb.site.render import Rows, render_pages
 
 
-def generated_roots(docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[Path]:
+def generated_roots(docs_dir: Path, languages: Iterable[str]) -> list[Path]:
     return [docs_dir / lang / path for lang in languages for path in GENERATED_PATHS]
 
 
-def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str] = LANGUAGES) -> list[str]:
+def write_pages(pages: dict[str, str], docs_dir: Path, languages: Iterable[str]) -> list[str]:
     """Write pages (paths relative to docs_dir); delete generated files of these languages
     not among them. Returns the paths that changed."""
     changed = []

@@ -6,13 +6,14 @@
       - releasekb: {data: releases, path: release-notes}   # a section of an existing site
 
 **The whole site** (`path` empty, this repository's and every `releasekb init` site): each
-language is its own MkDocs build (mkdocs.yml for English, mkdocs.zh.yml for Chinese) with its own
-search index. The plugin brings the package's theme overrides and assets (theme/), validates the
-data and writes the generated pages of the build's language into docs/<lang>/ before MkDocs
-collects files, takes the site's names from project.yaml, answers the search box from Pagefind
-(search.py), points the language switcher and the sitemap at the same page in the other language,
-and writes the machine-readable outputs (publish.py). The pages are real files, so an engine that
-reads mkdocs.yml without running plugins builds the same pages (render.py).
+language of project.yaml's `languages` is its own MkDocs build of the one mkdocs.yml (`releasekb
+build` sets each language's own settings: configure_language) with its own search index. The
+plugin brings the package's theme overrides and assets (theme/), validates the data and writes
+the generated pages of the build's language into docs/<lang>/ before MkDocs collects files, takes
+the site's names from project.yaml, answers the search box from Pagefind (search.py), points the
+language switcher and the sitemap at the same page in the other languages, and writes the
+machine-readable outputs (publish.py). The pages are real files, so an engine that reads
+mkdocs.yml without running plugins builds the same pages (render.py).
 
 **A section of an existing site** (`path: release-notes`): the pages of the site's language
 (`theme.language`) under that prefix, held in memory (MkDocs 1.6's generated files): nothing is
@@ -47,7 +48,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_markdown_title, get_relative_url
 from mkdocs.utils import meta as markdown_meta
 
-from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
+from releasekb.common.i18n import has_interface_strings, interface_strings, known_languages, url_prefix
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
@@ -122,7 +123,7 @@ class ReleaseKBPlugin(BasePlugin):
     def __init__(self):
         self.session = Session()  # this process's; a language worker gives the plugin its own
         self.section = ""  # the `path` option, without slashes
-        self.lang = DEFAULT_LANGUAGE
+        self.lang = ""  # the build's language (theme.language), set by on_config
         self.data_dir = Path("releases")
         self.root_url = ""  # the whole site's address (site_url before a language moves it)
         self.catalog = None
@@ -152,9 +153,10 @@ class ReleaseKBPlugin(BasePlugin):
             )
         _refuse_static_i18n(config)
         self.lang = build_language(config)
-        if self.lang not in LANGUAGES:
+        if not has_interface_strings(self.lang):
             raise PluginError(
-                f"releasekb: theme.language '{self.lang}' has no interface strings (one of {', '.join(LANGUAGES)})"
+                f"releasekb: theme.language '{visible(str(self.lang))}' has no interface strings "
+                f"(one of {', '.join(known_languages())})"
             )
         self.data_dir = data_dir_of(config)
         if not (self.data_dir / "project.yaml").is_file():
@@ -180,22 +182,15 @@ class ReleaseKBPlugin(BasePlugin):
             config.extra_css.append(STYLESHEET)
         if SCRIPT not in [str(script) for script in config.extra_javascript]:
             config.extra_javascript.append(SCRIPT)
-        # Material's language switcher and the hreflang links: one entry per language, each
-        # pointed at the same page in that language by on_page_context.
-        # Each language's home, from the site's root path (under a sub-path too): the theme's
-        # templates (the 404 page, served at any depth) see these; pages get their own.
-        root_path = urlsplit(self.root_url).path or "/"
-        alternates = config.extra.get("alternate") or [
-            {"name": interface_strings(other)["language_name"], "lang": other} for other in LANGUAGES
-        ]
-        config.extra["alternate"] = [
-            {**alternate, "link": root_path + url_prefix(alternate["lang"])}
-            if alternate.get("lang") in LANGUAGES
-            else alternate
-            for alternate in alternates
-        ]
-        config.extra["releasekb_not_found"] = not_found_page(self.root_url)  # read by the theme's 404.html
         generated = self._generate(config)
+        languages = generated.catalog.languages
+        if lang not in languages:
+            raise PluginError(
+                f"releasekb: theme.language '{visible(lang)}' is not a language of the knowledge base "
+                f"({', '.join(languages)}, project.yaml `languages`)"
+            )
+        config.extra["alternate"] = _alternates(config.extra.get("alternate"), languages, self.root_url)
+        config.extra["releasekb_not_found"] = not_found_page(self.root_url, languages)  # the theme's 404.html
         # The product's and the site's names come from project.yaml only: another product changes
         # its data folder, not the MkDocs configurations, and gets its own names in every title.
         # Themes print both into HTML as they are (Material's header and navigation, in text and in
@@ -205,10 +200,10 @@ class ReleaseKBPlugin(BasePlugin):
         config.site_name = Markup.escape(generated.catalog.site_name[lang])
         description = strings["site_description"].format(product=generated.catalog.product_name[lang])
         config.site_description = Markup.escape(description)
-        if self.root_url and lang != DEFAULT_LANGUAGE:
-            config.site_url = urljoin(self.root_url, url_prefix(lang))  # canonical URLs under /zh/
+        if self.root_url and lang != languages[0]:
+            config.site_url = urljoin(self.root_url, url_prefix(lang, languages))  # canonical URLs under /<lang>/
         # read by the theme's main.html (the search box's settings) and 404.html (every language's)
-        hints = {other: search.search_hint(generated.catalog, other) for other in LANGUAGES}
+        hints = {other: search.search_hint(generated.catalog, other) for other in languages}
         config.extra["releasekb_search"] = {
             "worker": search.SEARCH_WORKER,
             "hint": hints[lang],
@@ -216,7 +211,7 @@ class ReleaseKBPlugin(BasePlugin):
             "without_js": strings["search_without_js"],
             "features": strings["nav_features"],
         }
-        self.session.progress.start(lang)
+        self.session.progress.start(lang, languages)
 
     def _generate(self, config: MkDocsConfig):
         """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
@@ -243,9 +238,14 @@ class ReleaseKBPlugin(BasePlugin):
         except DataError as error:
             raise _invalid_data(error) from None
         self.catalog = knowledge_base.catalog
+        if self.lang not in self.catalog.languages:
+            raise PluginError(
+                f"releasekb: theme.language '{visible(self.lang)}' is not a language of the knowledge base "
+                f"({', '.join(self.catalog.languages)}, project.yaml `languages` in {self.data_dir})"
+            )
         # Addresses inside the section have no language prefix: they are made as the default
         # language's, whatever the language of the text.
-        rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=DEFAULT_LANGUAGE)
+        rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=self.catalog.default_language)
         self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
         self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
         self._section_made_from = made_from
@@ -365,14 +365,14 @@ class ReleaseKBPlugin(BasePlugin):
         if self.section:
             return env
         root = docs_root(config)
+        languages = self.catalog.languages
         for file in files.documentation_pages():
             targets = {}
-            for alternate in config.extra["alternate"]:
-                other = alternate["lang"]
+            for other in languages:
                 # every language has the generated pages (perhaps not written yet: the languages
                 # are generated in parallel); hand-written ones exist when their file does
                 exists = file.src_uri in self.html_pages or (root / other / file.src_uri).is_file()
-                targets[other] = url_prefix(other) + (file.url if exists else "")
+                targets[other] = url_prefix(other, languages) + (file.url if exists else "")
             file.page.releasekb_targets = targets
             # read by the theme's sitemap.xml
             file.page.releasekb_alternates = (
@@ -436,9 +436,11 @@ class ReleaseKBPlugin(BasePlugin):
                 self._section_page.active = True  # until on_post_page
         if self.section:
             return context
-        here = url_prefix(self.lang) + page.url
+        here = url_prefix(self.lang, self.catalog.languages) + page.url
         config.extra["alternate"] = [
             {**alternate, "link": _Relative(relative_site_url(here, page.releasekb_targets[alternate["lang"]]))}
+            if alternate.get("lang") in page.releasekb_targets
+            else alternate
             for alternate in config.extra["alternate"]
         ]
         return context
@@ -508,6 +510,55 @@ def _generated_by_another(theirs: File, uri: str, or_else: str = "") -> PluginEr
     )
 
 
+def configure_language(config: MkDocsConfig, lang: str) -> None:
+    """The settings of one language's build that mkdocs.yml, written in the default language,
+    cannot give every language: `releasekb build` and `serve` build each language of the
+    knowledge base from the one mkdocs.yml, and set here, before the build, its theme language,
+    its docs folder (docs/<lang>), its search languages and the palette toggles' names. The site's
+    names, the switcher and the search settings follow in on_config, from project.yaml."""
+    written = build_language(config)
+    if written == lang:
+        return  # mkdocs.yml's own language, or a language's own mkdocs.<lang>.yml
+    config.theme["language"] = lang
+    config.docs_dir = str(Path(config.docs_dir).parent / lang)
+    strings = interface_strings(lang)
+    for palette in config.theme.get("palette") or []:
+        toggle = palette.get("toggle") if isinstance(palette, dict) else None
+        # Material's toggle switches away from its scheme: slate's to light, the others' to dark
+        key = "palette_to_light" if palette.get("scheme") == "slate" else "palette_to_dark"
+        if isinstance(toggle, dict) and key in strings:
+            palette["toggle"] = {**toggle, "name": strings[key]}
+    for name, plugin in config.plugins.items():
+        # Material's search: the other language's words beside the default's (pages name APIs in it)
+        if name.split("/")[-1] == "search" and getattr(plugin, "config", None) is not None:
+            given = plugin.config.get("lang")
+            if given:
+                plugin.config["lang"] = list(dict.fromkeys([*given, lang]))
+
+
+def _alternates(configured: list | None, languages: tuple[str, ...], root_url: str) -> list[dict]:
+    """Material's language switcher and the hreflang links: one entry per language of the knowledge
+    base, in its order, each pointed at the same page in that language by on_page_context; none on
+    a one-language site (Material then shows no switcher). Each language's home is given from the
+    site's root path (under a sub-path too): the theme's templates (the 404 page, served at any
+    depth) see these; pages get their own. An entry mkdocs.yml gives for a language keeps its name;
+    one for a language the knowledge base does not have is dropped (it would link to no site);
+    an entry without a language (a link elsewhere) is kept."""
+    root_path = urlsplit(root_url).path or "/"
+    given = {entry.get("lang"): entry for entry in configured or [] if isinstance(entry, dict)}
+    entries = [
+        {
+            **given.get(lang, {}),
+            "name": given.get(lang, {}).get("name") or interface_strings(lang)["language_name"],
+            "lang": lang,
+            "link": root_path + url_prefix(lang, languages),
+        }
+        for lang in languages
+    ]
+    others = [entry for entry in configured or [] if isinstance(entry, dict) and not entry.get("lang")]
+    return [*entries, *others] if len(languages) > 1 or others else []
+
+
 def _refuse_static_i18n(config: MkDocsConfig) -> None:
     """mkdocs-static-i18n builds the site once per language from the docs' files: it reads a
     section's pages, held in memory, as files (a TypeError from deep inside it), and a whole site
@@ -517,7 +568,7 @@ def _refuse_static_i18n(config: MkDocsConfig) -> None:
             raise PluginError(
                 f"{config.config_file_path}: releasekb does not support mkdocs-static-i18n (`{name}` in `plugins:`): "
                 "a section is built in the site's language (theme.language), and a whole site builds each of its "
-                "languages itself (mkdocs.yml, mkdocs.zh.yml); remove one of the two plugins"
+                "languages itself (project.yaml `languages`, from one mkdocs.yml); remove one of the two plugins"
             )
 
 

@@ -14,12 +14,11 @@ import time
 from multiprocessing import get_context
 from multiprocessing.sharedctypes import SynchronizedArray
 
-from releasekb.common.i18n import LANGUAGES
 
-
-def shared_counters() -> SynchronizedArray:
-    """Per language: pages done, pages in total (0 until the build has collected its files)."""
-    return get_context("fork").Array("i", 2 * len(LANGUAGES))
+def shared_counters(languages: tuple[str, ...]) -> SynchronizedArray:
+    """Per language of the site, in its order: pages done, pages in total (0 until the build has
+    collected its files)."""
+    return get_context("fork").Array("i", 2 * len(languages))
 
 
 def reset(counters: SynchronizedArray) -> None:
@@ -35,9 +34,11 @@ class Progress:
         self.counters = counters
         self._slot: int | None = None  # this process's language, once its build has started
 
-    def start(self, lang: str) -> None:
+    def start(self, lang: str, languages: tuple[str, ...]) -> None:
         """Called by the MkDocs plugin when a language's build starts in this process."""
-        self._slot = LANGUAGES.index(lang) if lang in LANGUAGES else None
+        self._slot = languages.index(lang) if lang in languages else None
+        if self.counters is not None and self._slot is not None and 2 * self._slot + 1 >= len(self.counters):
+            self._slot = None  # the builder counted other languages (project.yaml changed under `serve`)
 
     def total(self, pages: int) -> None:
         if self.counters is not None and self._slot is not None:
@@ -49,17 +50,18 @@ class Progress:
                 self.counters[2 * self._slot] += 1
 
 
-def line(counters, elapsed: float) -> str:
+def line(counters, elapsed: float, languages: tuple[str, ...]) -> str:
     """'building: en 812/1050, zh 790/1050 pages, 2.4 s'"""
-    parts = [f"{lang} {counters[2 * i]}/{counters[2 * i + 1] or '?'}" for i, lang in enumerate(LANGUAGES)]
+    parts = [f"{lang} {counters[2 * i]}/{counters[2 * i + 1] or '?'}" for i, lang in enumerate(languages)]
     return f"building: {', '.join(parts)} pages, {elapsed:.1f} s"
 
 
 class Reporter:
     """Redraws the progress line on a terminal while the `with` block runs."""
 
-    def __init__(self, counters: SynchronizedArray, stream=None, interval: float = 0.25):
+    def __init__(self, counters: SynchronizedArray, languages: tuple[str, ...], stream=None, interval: float = 0.25):
         self.counters, self.stream, self.interval = counters, stream or sys.stderr, interval
+        self.languages = languages
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -83,5 +85,5 @@ class Reporter:
             self._draw()
 
     def _draw(self) -> None:
-        self.stream.write("\r\x1b[K" + line(self.counters[:], time.perf_counter() - self.start))
+        self.stream.write("\r\x1b[K" + line(self.counters[:], time.perf_counter() - self.start, self.languages))
         self.stream.flush()

@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 
 from releasekb.common.cjk import is_wide
 from releasekb.common.dates import utc_datetime
-from releasekb.common.i18n import DEFAULT_LANGUAGE, interface_strings
+from releasekb.common.i18n import interface_strings
 from releasekb.common.safe_text import visible
 from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.catalog import Catalog, Feature
@@ -68,13 +68,13 @@ def outputs(
     give_way: called between steps (a job's, under `serve`: afterwards.Jobs.give_way).
     Raises OutputError."""
     files: dict[str, bytes] = {}
-    if lang == DEFAULT_LANGUAGE and not section:
+    if lang == catalog.default_language and not section:
         files.update(_made("the JSON API (api/)", api_files, catalog, site_url, give_way))
     give_way()  # under `serve`, made after the page: a rebuild goes first
     files.update(_made(f"the badges ({lang})", badges, catalog, lang))
     give_way()
     files[INVENTORY] = _made(f"{INVENTORY} ({lang})", inventory, catalog, lang)
-    if lang == DEFAULT_LANGUAGE or not section:
+    if lang == catalog.default_language or not section:
         files[FEED] = _made(f"{FEED} ({lang})", feed, catalog, lang, site_url)
     return files
 
@@ -245,7 +245,7 @@ def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
     from feedgen.feed import FeedGenerator
 
     t = interface_strings(lang)
-    home = permanent_url(site_url, lang, "")
+    home = permanent_url(site_url, catalog.languages, lang, "")
     generator = FeedGenerator()
     generator.id(home)
     generator.title(_xml_writable(catalog.site_name[lang], f"project.yaml, product.site_name.{lang}"))
@@ -257,7 +257,7 @@ def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
     generator.updated(utc_datetime(catalog.latest.date))
     generator.generator("ReleaseKB")
     for release in catalog.releases:  # feedgen puts the last added entry first
-        url = api.release_urls(site_url, release.version)[lang]
+        url = api.release_urls(site_url, release)[lang]
         entry = generator.add_entry()
         entry.id(url)
         title = _xml_writable(release.title[lang], f"{release.version}.yaml, title.{lang}")

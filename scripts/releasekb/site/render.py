@@ -24,13 +24,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import jinja2
+from babel import Locale, UnknownLocaleError
 from markupsafe import Markup
 
 from releasekb.common.dates import parse_date
-from releasekb.common.i18n import LANGUAGES, count_text, interface_strings, url_prefix
+from releasekb.common.i18n import count_text, interface_strings, url_prefix
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
-from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect
+from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, UntranslatedText
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import (
     CHANGELOG,
@@ -126,6 +127,11 @@ def _finalize(value: object) -> str:
         return str(value)
     if type(value) is str and _needs_no_change(value) and '"' not in value and "'" not in value:
         return value
+    if isinstance(value, UntranslatedText):  # marked with its language for screen readers, and flagged
+        return Markup(
+            f'<span lang="{escape_text(value.lang)}" class="rkb-untranslated">{escape_text(value)}</span>'
+            f' <small class="rkb-untranslated-note">{escape_text(value.note)}</small>'
+        )
     return escape_text(value)
 
 
@@ -185,18 +191,18 @@ def heading(level: int, text: object, anchor: str) -> Markup:
 _MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]](?![^<>]*>)")
 
 
-def not_found_page(root_url: str) -> dict:
+def not_found_page(root_url: str, languages: tuple[str, ...]) -> dict:
     """What the 404 page (docs/overrides/404.html) needs. Static hosts answer every missing
     address with the root 404.html, so it carries every language (its script shows the one of
     the address) and absolute links from the site's root path."""
     root = urlsplit(root_url).path or "/"
-    languages = []
-    for lang in LANGUAGES:
-        home = root + url_prefix(lang)
-        languages.append(
+    found = []
+    for lang in languages:
+        home = root + url_prefix(lang, languages)
+        found.append(
             {
                 "lang": lang,
-                "prefix": url_prefix(lang),
+                "prefix": url_prefix(lang, languages),
                 "t": interface_strings(lang),
                 "home": home,
                 "search": home + page_url(FEATURES_INDEX),
@@ -212,7 +218,7 @@ def not_found_page(root_url: str) -> dict:
                 ],
             }
         )
-    return {"root": root, "upgrade": page_url(UPGRADE), "languages": languages}
+    return {"root": root, "upgrade": page_url(UPGRADE), "languages": found}
 
 
 @cache
@@ -307,7 +313,7 @@ def render_pages(
     for page in pages(catalog):
         if only is not None and page.path not in only:
             continue
-        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang, rows)
+        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang, rows, catalog.languages)
         context = {
             "catalog": catalog,
             "lang": lang,
@@ -364,7 +370,9 @@ def with_front_matter(body: str, description: str) -> str:
 def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
     """{"en/releases/1.7.md": ..., "zh/releases/1.7.md": ...} for every language."""
     return {
-        f"{lang}/{path}": text for lang in LANGUAGES for path, text in render_language(catalog, lang, site_url).items()
+        f"{lang}/{path}": text
+        for lang in catalog.languages
+        for path, text in render_language(catalog, lang, site_url).items()
     }
 
 
@@ -436,8 +444,10 @@ class _PageHelpers:
         badges: dict | None = None,
         url_lang: str | None = None,
         rows: Rows | None = None,
+        languages: tuple[str, ...] = (),
     ):
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
+        self.languages = languages or (lang,)  # the knowledge base's: the first's pages have no prefix
         self.url_lang = url_lang or lang  # the language prefix of permanent links
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
         self.linked: set[str] = set()  # the pages this page links to
@@ -469,6 +479,7 @@ class _PageHelpers:
             "check_command": check_command,
             "event_text": self.event_text,
             "translation_note": self.translation_note,
+            "language_label": self.language_label,
             "entry_links": self.entry_links,
             "migration": self.migration,
             "row": self.row,
@@ -517,9 +528,20 @@ class _PageHelpers:
         default the latest)."""
         return self.redirect_href(FEATURES_INDEX, features_query(stability=level, as_of=as_of))
 
+    def language_label(self, code: str) -> str:
+        """A language's name in this page's language: the interface strings' `lang_<code>` when
+        they have one, else Babel's (CLDR) name."""
+        named = self.strings.get(f"lang_{code}")
+        if named:
+            return named
+        try:
+            return Locale.parse(code).get_display_name(self.lang) or code
+        except (ValueError, UnknownLocaleError):
+            return code
+
     def permalink(self, to_path: str) -> str:
         """The permanent address of a page in this language: absolute when site_url is set."""
-        return permanent_url(self.site_url, self.url_lang, page_url(to_path))
+        return permanent_url(self.site_url, self.languages, self.url_lang, page_url(to_path))
 
     def format_date(self, text: str) -> str:
         date = parse_date(text)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekb.common.cjk import HAN, is_all_han
-from releasekb.common.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.markup import text_of
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
@@ -155,11 +155,16 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
     worker), the filters' names, the ranking, the other language's bundle (a query that finds
     nothing here offers its results there), and the strings it shows."""
     strings = interface_strings(lang)
-    worker_dir = posixpath.dirname(url_prefix(lang) + SEARCH_WORKER)
-    others = [other for other in LANGUAGES if other != lang]
+    languages = catalog.languages
+
+    def prefix(code: str) -> str:
+        return url_prefix(code, languages)
+
+    worker_dir = posixpath.dirname(prefix(lang) + SEARCH_WORKER)
+    others = [other for other in languages if other != lang]
     return {
         "lang": lang,
-        "bundle": posixpath.relpath(url_prefix(lang) + SEARCH_BUNDLE, worker_dir) + "/",
+        "bundle": posixpath.relpath(prefix(lang) + SEARCH_BUNDLE, worker_dir) + "/",
         "han_words": HAN_WORDS_FILE,
         "segmented": lang in SEGMENTED_LANGUAGES,
         "meta_weights": META_WEIGHTS,
@@ -167,11 +172,11 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
             {
                 "lang": other,
                 "name": interface_strings(other)["language_name"],
-                "bundle": posixpath.relpath(url_prefix(other) + SEARCH_BUNDLE, worker_dir) + "/",
+                "bundle": posixpath.relpath(prefix(other) + SEARCH_BUNDLE, worker_dir) + "/",
                 "segmented": other in SEGMENTED_LANGUAGES,
                 # the other language's home, from this language's (Material's base): Material
                 # opens its search box for the ?q= of any page
-                "home": posixpath.relpath(url_prefix(other) or ".", url_prefix(lang) or ".") + "/",
+                "home": posixpath.relpath(prefix(other) or ".", prefix(lang) or ".") + "/",
             }
             for other in others
         ],
