@@ -18,7 +18,7 @@ def add_arguments(subparsers, shared) -> None:
         nargs="*",
         metavar="TARGET",
         help="mark as reviewed: a release file (releases/1.7.yaml), a version (1.7), an entry id "
-        "(torch-fft, in every release), 1.7:torch-fft, or one text (1.7:torch-fft.summary)",
+        "(fast-io, in every release), 1.7:fast-io, or one text (1.7:fast-io.summary)",
     )
     translations.add_argument("--all", action="store_true", help="with --reviewed: mark every text reviewed")
 
@@ -47,7 +47,7 @@ def run(args) -> int:
     except UnknownTarget as error:
         print(
             f"releasekb translations: '{error}' names no release file, version, entry id or text "
-            "(like releases/1.7.yaml, 1.7, torch-fft, 1.7:torch-fft or 1.7:torch-fft.summary)",
+            "(like releases/1.7.yaml, 1.7, fast-io, 1.7:fast-io or 1.7:fast-io.summary)",
             file=sys.stderr,
         )
         return EXIT_INVALID

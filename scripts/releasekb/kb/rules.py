@@ -449,7 +449,7 @@ def _unqualified_message(name: str, code, known: set[str]) -> str:
     candidates += sorted(k for k in known if k.endswith("." + name) or k.endswith("::" + name))
     if candidates:
         return f"{message}: write the qualified name, '{candidates[0]}'"
-    return f"{message}: write the qualified name (like 'torch.nn.functional.grid_sample'), or add its root to `code:`"
+    return f"{message}: write the qualified name (like 'acme.io.read_all'), or add its root to `code:`"
 
 
 RULES: tuple[Rule, ...] = (

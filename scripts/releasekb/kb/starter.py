@@ -22,6 +22,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from releasekb.common import atomic
+from releasekb.common.cache_folder import CACHE_FOLDER
 
 STARTER_DIR = Path(__file__).parent / "starter"
 RELEASE_TEMPLATE = "releases/RELEASE.yaml"
@@ -65,6 +66,7 @@ def starter_files(product: str, release: str, today: datetime.date) -> dict[str,
         "__VERSION__": release,
         "__DATE__": today.isoformat(),
         "__REQUIREMENT__": requirement(),
+        "__CACHE_FOLDER__": CACHE_FOLDER,
     }
     files = {}
     for source in sorted(STARTER_DIR.rglob("*")):
