@@ -23,7 +23,7 @@ def needs_data(args) -> bool:
 
 
 def run(args) -> int:
-    from releasekb.kb.starter import InitError, init
+    from releasekb.kb.starter import InitError, init, requirement_note
 
     try:
         written = init(args.folder, args.product, args.release)
@@ -37,4 +37,7 @@ def run(args) -> int:
         f"\nNext: {where}releasekb serve, then open http://127.0.0.1:8000/. Replace the entries marked "
         f"`example: true` in releases/{args.release}.yaml (`releasekb validate` lists them)."
     )
+    note = requirement_note()
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
     return EXIT_OK

@@ -380,8 +380,7 @@ class CodeConfig(Strict):
     )
     abbreviations: dict[NonEmptyText, NonEmptyText] = Field(
         {},
-        description="Short forms people write for a module (`io`: `acme.io`): `validate` "
-        "suggests the qualified name.",
+        description="Short forms people write for a module (`io`: `acme.io`): `validate` suggests the qualified name.",
     )
     files: dict[Slug, list[NonEmptyText]] = Field(
         {},
