@@ -31,7 +31,7 @@ SOURCE_LANGUAGE = DEFAULT_LANGUAGE
 TRANSLATED_LANGUAGES = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 _ABOUT = (
     "Written by `releasekb translations --reviewed`; do not edit by hand. For each translated text: "
-    "a hash of the English text it was last reviewed against (see README, Translations)."
+    "a hash of the English text it was last reviewed against (see README, Adding a release)."
 )
 
 Records = TranslationRecords
