@@ -59,7 +59,9 @@ def one_file_per_version(data: ValidatedData) -> Iterator[Problem]:
 
 
 def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
-    """The first line tells editors (yaml-language-server) which JSON Schema to check with."""
+    """The first line tells editors (yaml-language-server) which JSON Schema to check with. A
+    warning: the file is just as valid without it (`validate` checks it all the same), only less
+    helped while it is written."""
     for release in data.releases:
         if release.document.first_line != SCHEMA_COMMENT:
             yield Problem(
@@ -69,6 +71,7 @@ def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
                 "(document)",
                 f"the first line should be '{SCHEMA_COMMENT}' so that editors "
                 "validate and complete the file while you type",
+                severity="warning",
             )
 
 
