@@ -44,10 +44,13 @@ FIXED_ADDRESSES = (
 # The committed list is read whole: this project's is 30 KB; a list over 16 MB is not one.
 MAX_LIST_BYTES = 16_000_000
 
+# The list's header names no path: the list is wherever a team keeps it (this repository's is
+# tests/url_contract.txt), and the header is the same printed or appended.
 HEADER = (
     "# The URL contract: addresses other sites link to (see README, URL scheme). It only grows:\n"
-    "# `releasekb contract --append tests/url_contract.txt` adds new addresses; one the data no\n"
-    "# longer generates fails the tests, and is kept with an alias, never removed from here.\n"
+    "# `releasekb contract --append <this file>` adds new addresses; one the data no longer\n"
+    "# generates fails `releasekb contract --check <this file>`, and is kept with an alias, never\n"
+    "# removed from here.\n"
 )
 
 
