@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from releasekb.common import atomic
 from releasekb.common.i18n import LANGUAGES
@@ -24,7 +25,9 @@ from releasekb.kb.urls import feature_path, level_path, page_url, release_path, 
 from releasekb.site import publish
 
 # The fixed part, as site paths in the default language (each language has them under its
-# prefix): the README's URL table lists exactly these, so the examples there keep working.
+# prefix): the README's URL table lists exactly these, so the examples there keep working. An
+# example is part of a knowledge base's contract when its data has what the address names (this
+# repository's has them all; a new team's has only the sections): fixed_addresses.
 FIXED_ADDRESSES = (
     "/",
     "/releases/",
@@ -75,9 +78,33 @@ def generated_addresses(catalog: Catalog) -> list[str]:
     return addresses
 
 
+def fixed_addresses(catalog: Catalog) -> list[str]:
+    """The fixed addresses whose releases, features, entries and levels the data has: another
+    team's contract holds no address of this repository's examples (/features/torch-fft/)."""
+    versions = {release.version for release in catalog.releases}
+    anchors = {entry.id for release in catalog.releases for entry in release.entries}
+    named = {"releases": versions, "features": set(catalog.features), "stability": set(catalog.levels)}
+    kept = []
+    for address in FIXED_ADDRESSES:
+        parts = urlsplit(address)
+        section, _, name = parts.path.strip("/").partition("/")
+        query = parse_qs(parts.query)
+        wanted = [(versions, value) for key in ("release", "as_of", "from", "to") for value in query.get(key, [])]
+        wanted += [(set(catalog.levels), value) for value in query.get("stability", [])]
+        if name and section in named:
+            wanted.append((named[section], name.strip("/")))
+        if section == "changelog" and "-to-" in name:
+            wanted += [(versions, version) for version in name.strip("/").split("-to-")]
+        if parts.fragment:
+            wanted.append((anchors, parts.fragment))
+        if all(value in values for values, value in wanted):
+            kept.append(address)
+    return kept
+
+
 def contract_addresses(catalog: Catalog) -> list[str]:
     """Every contract address in every language ('/zh/releases/1.7/#torch-fft'), sorted."""
-    english = {*FIXED_ADDRESSES, *generated_addresses(catalog)}
+    english = {*fixed_addresses(catalog), *generated_addresses(catalog)}
     pages = {site_path(lang, address.removeprefix("/")) for lang in LANGUAGES for address in english}
     files = {site_path(lang, path) for lang in LANGUAGES for path in publish.outputs(catalog, lang, "")}
     return sorted(pages | files)
