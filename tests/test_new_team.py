@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, command_env, fixture_data, run_check, run_validate, write_tree
+from releasekb import cli
 from releasekb.check import cache as check_cache
 from releasekb.cli import main
 from releasekb.common.cache_folder import CACHE_FOLDER
@@ -102,6 +103,14 @@ def test_no_word_of_our_product_in_what_init_new_the_package_and_the_site_give_a
     assert words_in(built) == {}
     output = {" ".join(result.args[1:]): pytorch_words(result.stdout + result.stderr) for result in said}
     assert output == {command: [] for command in output}
+
+
+@pytest.mark.parametrize("command", [None, *(command.NAME for command in cli.COMMANDS)])
+def test_no_word_of_our_product_in_any_commands_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"] if command else ["--help"])
+    assert exit_.value.code == 0
+    assert pytorch_words(capsys.readouterr().out) == []
 
 
 def test_every_locale_the_package_ships_is_searched(installed_venv):
