@@ -23,6 +23,7 @@ def needs_data(args) -> bool:
 
 
 def run(args) -> int:
+    from releasekb.common.safe_text import visible
     from releasekb.kb.starter import InitError, init, requirement_note
 
     try:
@@ -39,5 +40,5 @@ def run(args) -> int:
     )
     note = requirement_note()
     if note:
-        print(f"warning: {note}", file=sys.stderr)
+        print(f"warning: {visible(note)}", file=sys.stderr)
     return EXIT_OK

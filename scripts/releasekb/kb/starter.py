@@ -75,11 +75,13 @@ def requirement_of(direct_url: dict | None, installed_version: str | None) -> st
     'releasekb @ https://example.com/releasekb-1.2.0-py3-none-any.whl'
     >>> requirement_of({"url": "https://github.com/o/releasekb", "vcs_info": {"vcs": "git", "commit_id": "ab12"}}, "1")
     'releasekb @ git+https://github.com/o/releasekb@ab12'
+    >>> requirement_of({"url": "file:///x.whl\\nevil==1"}, "1.2.0")
+    'releasekb==1.2.0'
     """
     if installed_version is None:  # run from a source tree that was never installed
         return "releasekb"
     url = (direct_url or {}).get("url")
-    if not isinstance(url, str) or not url:
+    if not isinstance(url, str) or not re.fullmatch(r"\S+", url):  # none, or one that would break the line
         return f"releasekb=={installed_version}"
     vcs = direct_url.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") and vcs.get("commit_id"):
