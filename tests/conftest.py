@@ -71,6 +71,26 @@ def properdocs_venv(tmp_path_factory) -> Path:
     return venv
 
 
+@pytest.fixture(scope="session")
+def installed_venv(tmp_path_factory) -> Path:
+    """A fresh environment holding only the wheel built from this repository and what it
+    requires: a new team's installation (test_installed, test_new_team). Built once a session."""
+    work = tmp_path_factory.mktemp("installed")
+    wheels = work / "wheels"
+    environment = work / "venv"
+    for command in (
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+        [sys.executable, "-m", "venv", str(environment)],
+    ):
+        result = subprocess.run(command, cwd=work, capture_output=True, text=True)
+        assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
+    (wheel,) = wheels.glob("releasekb-*.whl")
+    command = [str(environment / "bin" / "pip"), "install", "-q", str(wheel)]
+    result = subprocess.run(command, cwd=work, capture_output=True, text=True)
+    assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
+    return environment
+
+
 @pytest.fixture
 def properdocs_venv_if_ci(request) -> Path | None:
     """The ProperDocs environment in CI; None elsewhere (the test then uses MkDocs only)."""

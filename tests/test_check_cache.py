@@ -59,7 +59,7 @@ def test_a_second_run_over_an_unchanged_tree_parses_nothing(checked_project, cap
     second = checked(capsys)
     assert parses == [] and second == first and len(first["findings"]) == 4
     assert [f["line"] for f in second["findings"] if f["api"] == "torch.sum"] == [2]
-    assert (checked_project / ".releasekb_cache" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+    assert (checked_project / ".releasekb-cache" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
     _, _, err = run_check(capsys, "src", *RANGE, "--stats")
     assert "Scanned 0 files, took 5 from the cache" in err
 
@@ -109,7 +109,7 @@ def test_another_confidence_parses_again(checked_project, capsys, parses):
 
 def test_a_damaged_cache_is_ignored_and_only_damaged_entries_are_scanned_again(checked_project, capsys, parses):
     write_tree(checked_project, TREE)
-    cache = checked_project / ".releasekb_cache" / "scan.json"
+    cache = checked_project / ".releasekb-cache" / "scan.json"
     expected = checked(capsys)
     cache.write_text("{ not json", encoding="utf-8")
     parses.clear()
@@ -144,12 +144,12 @@ def test_a_tree_scanned_by_a_process_pool_is_cached_too(checked_project, capsys)
 def test_no_cache_and_another_cache_folder(checked_project, tmp_path, capsys):
     write_tree(checked_project, TREE)
     _, _, err = run_check(capsys, "src", *RANGE, "--no-cache", "--stats")
-    assert "Scanned 5 files (no cache)" in err and not (checked_project / ".releasekb_cache").exists()
+    assert "Scanned 5 files (no cache)" in err and not (checked_project / ".releasekb-cache").exists()
     elsewhere = tmp_path / "cache"
     run_check(capsys, "src", *RANGE, "--cache-dir", str(elsewhere))
     _, _, err = run_check(capsys, "src", *RANGE, "--cache-dir", str(elsewhere), "--stats")
     assert "took 5 from the cache" in err and (elsewhere / "scan.json").is_file()
-    assert not (checked_project / ".releasekb_cache").exists()
+    assert not (checked_project / ".releasekb-cache").exists()
 
 
 def test_a_cache_that_cannot_be_written_is_a_warning_not_a_failure(checked_project, capsys):

@@ -205,12 +205,12 @@ def test_a_pyproject_nested_too_deeply_is_said_and_the_check_goes_on(project):
 
 
 def test_a_cache_file_that_is_a_named_pipe_is_not_read_and_not_replaced(project):
-    (project / ".releasekb_cache").mkdir()
-    os.mkfifo(project / ".releasekb_cache" / "scan.json")
+    (project / ".releasekb-cache").mkdir()
+    os.mkfifo(project / ".releasekb-cache" / "scan.json")
     result = check(project)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert "scan.json: cannot write it (it is a named pipe (FIFO)" in result.stderr
-    assert is_fifo(project / ".releasekb_cache" / "scan.json")
+    assert is_fifo(project / ".releasekb-cache" / "scan.json")
 
 
 # ----------------------------------------------------------------- a full disk, a read-only place

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,16 +29,9 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory) -> Path:
-    """A fresh environment holding only the wheel and what it requires."""
-    work = tmp_path_factory.mktemp("installed")
-    wheels = work / "wheels"
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)], work)
-    (wheel,) = wheels.glob("releasekb-*.whl")
-    environment = work / "venv"
-    run([sys.executable, "-m", "venv", str(environment)], work)
-    run([str(environment / "bin" / "pip"), "install", "-q", str(wheel)], work)
-    return environment
+def venv(installed_venv) -> Path:
+    """A fresh environment holding only the wheel and what it requires (conftest's, shared)."""
+    return installed_venv
 
 
 @pytest.fixture(scope="module")

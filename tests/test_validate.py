@@ -129,11 +129,6 @@ def test_file_name_must_match_version(tmp_path, capsys):
     assert "version: version '1.1' does not match the file name '1.2.yaml'" in problem
 
 
-def test_missing_schema_comment(tmp_path, capsys):
-    data = fixture_data(tmp_path, {"1.0.yaml": [("# yaml-language-server: $schema=release.schema.json\n", "")]})
-    assert "1:1: (document): the first line should be" in only_problem(data, capsys, "1.0.yaml")
-
-
 def test_glossary_term_must_be_rendered_consistently(tmp_path, capsys):
     data = fixture_data(tmp_path, {"2.0.yaml": [("zh: 小部件可以设置颜色。", "zh: 可以设置颜色。")]})
     problem = only_problem(data, capsys, "2.0.yaml")

@@ -8,10 +8,11 @@ scanner's configuration, which holds every API name and code root the knowledge 
 and the confidence asked for. A knowledge base that gains or loses an API therefore rescans
 everything, while findings, messages and levels are always worked out afresh from the uses.
 
-The cache is one JSON file, `.releasekb_cache/scan.json` in the project's folder (see
-config.py), written in one step at the end of a run; it holds the entries of the last
-configuration. Entries it cannot read are ignored: those files are scanned again. Nothing here is
-ever executed or unpickled, so a cache committed by someone else can only cost a rescan.
+The cache is one JSON file, `.releasekb-cache/scan.json` in the project's folder (the folder
+build keeps its search pages in, common/cache_folder.py; see config.py), written in one step at
+the end of a run; it holds the entries of the last configuration. Entries it cannot read are
+ignored: those files are scanned again. Nothing here is ever executed or unpickled, so a cache
+committed by someone else can only cost a rescan.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from releasekb.check.messages import Message, check_strings
 from releasekb.check.scan.jobs import CACHEABLE
 from releasekb.check.scan.reading import opened_regular
 from releasekb.common.atomic import WriteFailed, write_text
+from releasekb.common.cache_folder import CACHE_FOLDER
 from releasekb.common.regular_files import read_regular_text
 
-FOLDER = ".releasekb_cache"
+FOLDER = CACHE_FOLDER
 _FILE = "scan.json"
 _FORMAT = 1
 # What the scan of a very large repository keeps; a larger file (or a pipe, or a device: a

@@ -125,7 +125,7 @@ def _linter_options(check: argparse.ArgumentParser) -> None:
         "--cache-dir",
         type=Path,
         metavar="DIR",
-        help="where to keep the cache (default: .releasekb_cache in the project)",
+        help="where to keep the cache (default: .releasekb-cache in the project)",
     )
     check.add_argument("--no-cache", action="store_true", help="scan every file, and keep nothing")
     check.add_argument("--stats", action="store_true", help="say how many files were scanned and taken from the cache")

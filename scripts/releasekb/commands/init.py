@@ -29,7 +29,8 @@ def needs_data(args) -> bool:
 
 
 def run(args) -> int:
-    from releasekb.kb.starter import INIT_LANGUAGES, InitError, init, parse_languages
+    from releasekb.common.safe_text import visible
+    from releasekb.kb.starter import INIT_LANGUAGES, InitError, init, parse_languages, requirement_note
 
     try:
         languages = parse_languages(args.languages) if args.languages is not None else INIT_LANGUAGES
@@ -48,4 +49,7 @@ def run(args) -> int:
         f"\nNext: {where}releasekb serve, then open http://127.0.0.1:8000/. Replace the entries marked "
         f"`example: true` in releases/{args.release}.yaml (`releasekb validate` lists them)."
     )
+    note = requirement_note()
+    if note:
+        print(f"warning: {visible(note)}", file=sys.stderr)
     return EXIT_OK

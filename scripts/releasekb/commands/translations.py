@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
@@ -17,13 +18,22 @@ def add_arguments(subparsers, shared) -> None:
         "--reviewed",
         nargs="*",
         metavar="TARGET",
-        help="mark as reviewed: a release file (releases/1.7.yaml), a version (1.7), an entry id "
-        "(torch-fft, in every release), 1.7:torch-fft, or one text (1.7:torch-fft.summary)",
+        help="mark as reviewed: a release file (releases/1.7.yaml; project.yaml's texts are not tracked), "
+        "a version (1.7), an entry id "
+        "(fast-io, in every release), 1.7:fast-io, or one text (1.7:fast-io.summary)",
     )
     translations.add_argument("--all", action="store_true", help="with --reviewed: mark every text reviewed")
 
 
+# What `--reviewed` accepts, as its errors say it.
+_TARGETS = (
+    "name a release file (releases/1.7.yaml), a version (1.7), an entry id (fast-io, in every release), "
+    "1.7:fast-io or one text (1.7:fast-io.summary)"
+)
+
+
 def run(args) -> int:
+    from releasekb.common.safe_text import visible
     from releasekb.kb.translations import (
         UnknownTarget,
         mark_reviewed,
@@ -53,15 +63,38 @@ def run(args) -> int:
     if bool(args.reviewed) == args.all:
         print("releasekb translations --reviewed: name what to mark (a file, version or id), or --all", file=sys.stderr)
         return EXIT_USAGE
+    targets = args.reviewed
+    if not args.all:
+        # project.yaml (or any file that is not a release file): its texts are not tracked, so it
+        # has none to mark; said, and the other targets are marked as asked
+        untracked = [target for target in targets if _is_other_file(target)]
+        for target in untracked:
+            print(
+                f"releasekb translations: {visible(target)}: not a release file; only the texts of release "
+                "files are tracked, so there is nothing in it to mark",
+                file=sys.stderr,
+            )
+        targets = [target for target in targets if target not in untracked]
+        if not targets:
+            print("marked 0 texts reviewed")
+            return EXIT_OK
     data = load_data(args.data)
     try:
-        path, count = mark_reviewed(data, args.data, None if args.all else args.reviewed)
+        path, count = mark_reviewed(data, args.data, None if args.all else targets)
     except UnknownTarget as error:
         print(
-            f"releasekb translations: '{error}' names no release file, version, entry id or text "
-            "(like releases/1.7.yaml, 1.7, torch-fft, 1.7:torch-fft or 1.7:torch-fft.summary)",
+            f"releasekb translations: '{visible(str(error))}' names no release file, version, entry id or text; "
+            f"{_TARGETS}; nothing was marked",
             file=sys.stderr,
         )
         return EXIT_INVALID
     print(f"marked {count} text{'s' if count != 1 else ''} reviewed in {path}")
     return EXIT_OK
+
+
+def _is_other_file(target: str) -> bool:
+    """Whether a TARGET names an existing file that is not a release file (project.yaml)."""
+    from releasekb.kb.validate import RELEASE_FILE_PATTERN
+
+    path = Path(target)
+    return path.is_file() and not RELEASE_FILE_PATTERN.match(path.name)

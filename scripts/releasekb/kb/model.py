@@ -211,16 +211,21 @@ MULTILINE = _Multiline()
 TextBlock = Annotated[Text, MULTILINE]
 
 
+# A release file's fields carry their descriptions too: editors show them from the JSON Schema,
+# and the README's reference of release files is generated from them (schema.release_reference).
 class Link(Strict):
-    kind: Literal[LINK_KINDS]
-    url: Url
+    kind: Literal[LINK_KINDS] = Field(description="What the link leads to.")
+    url: Url = Field(description="Its address, `http(s)://` only.")
 
 
 class Source(Strict):
-    kind: Literal[SOURCE_KINDS]
-    lang: Language
-    url: Url | None = None
-    credit: NonEmptyText | None = None
+    kind: Literal[SOURCE_KINDS] = Field(
+        description="`original`: the notes as published; `translation`: a translation of them; `report`: an "
+        "article about the release written by someone else (a news story), not a translation."
+    )
+    lang: Language = Field(description="The language the source is written in.")
+    url: Url | None = Field(None, description="Its address, `http(s)://` only; leave it out when it has none.")
+    credit: NonEmptyText | None = Field(None, description="Who wrote or translated it, when the page credits them.")
 
 
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -291,18 +296,30 @@ class ApiUse(Strict):
     """An API an entry touches, with how a use of it in code matches and, for a change, the API
     to use instead. Written as a plain string when the defaults hold (any use, no replacement)."""
 
-    name: NonEmptyText
-    use: Literal[API_USES] = "any"
-    replacement: NonEmptyText | None = None
+    name: NonEmptyText = Field(description="The API's canonical, fully qualified name.")
+    use: Literal[API_USES] = Field(
+        "any",
+        description="How a use in code matches it: `any` use of the name (the default), only a `call` of it, or a "
+        "`module` use, anything but a direct call.",
+    )
+    replacement: NonEmptyText | None = Field(None, description="For a change: the API to use instead.")
     # Whether `replacement` is a drop-in: a use can be swapped for it as it is (the default). `false`
     # says it replaces the API but takes other arguments or gives other results, so code needs the
     # change's migration (the old `torch.fft` function and `torch.fft.fft`); only with `replacement`.
-    drop_in: bool | None = None
+    drop_in: bool | None = Field(
+        None,
+        description="`false`: `replacement` takes other arguments or gives other results, so code needs the "
+        "change's `migration`; only with `replacement` (a drop-in by default).",
+    )
     # Whether this entry brought the API: by default a `new` feature introduces its APIs (the
     # release is the lowest a use of them needs) and any other entry only touches them. `false`
     # says a new feature touches an API that existed before it (DistributedDataParallel in a
     # feature that adds Windows support).
-    introduced: bool | None = None
+    introduced: bool | None = Field(
+        None,
+        description="`false`: a `new` feature touches an API that existed before it (by default a `new` feature "
+        "introduces its APIs, any other entry only touches them).",
+    )
     # Only the calls that pass these arguments (the 0.2 `keepdim` default matters only where `dim`
     # is passed and `keepdim` is not): `releasekb check` reports no other call; only with `use: call`.
     when: Annotated[CallForm | None, AfterValidator(_needs_call_use)] = Field(
@@ -313,56 +330,79 @@ class ApiUse(Strict):
 class Entry(Strict):
     """What one release says about one feature or change."""
 
-    id: Slug
-    area: Area
-    # The feature's own name, when `title` reports this release's news about it
-    # ("... becomes stable"). Feature pages use the latest name, else the first title.
-    name: Text | None = None
-    title: Text
-    summary: TextBlock
-    # Canonical, fully qualified names (`torch.nn.functional.grid_sample`, `torch::class_`),
-    # under a root declared in project.yaml's `code:`.
-    apis: list[NonEmptyText | ApiUse] = []
-    links: list[Link] = []
-    # Former ids of this feature (after a rename or merge): their URLs keep working.
-    aliases: list[Slug] = []
-    # Former anchors of this entry on its release page (it had another id there before a rename
-    # or a split): links to /releases/<version>/#<anchor> keep leading to it.
-    former_anchors: list[Slug] = []
-    # An example `releasekb init` wrote: `validate` warns while it is in place (--strict fails).
-    example: bool = False
+    id: Slug = Field(
+        description="The feature's id, an ASCII slug: its permanent address `/features/<id>/` and its anchor on "
+        "the release page. A change names the feature it changes by this id."
+    )
+    area: Area = Field(description="The area it belongs to: a key of `areas` in project.yaml.")
+    name: Text | None = Field(
+        None,
+        description="The feature's own name, when `title` reports this release's news about it (`... becomes "
+        "stable`). Feature pages use the latest name, else the first title.",
+    )
+    title: Text = Field(description="One line: what this release says about it.")
+    summary: TextBlock = Field(description="What it does and why it matters.")
+    apis: list[NonEmptyText | ApiUse] = Field(
+        [],
+        description="The APIs it concerns: canonical, fully qualified names (`acme.io.read_all`, `acme::Buffer`) "
+        "under a root of project.yaml's `code.roots`; a plain name, or a record saying how code uses it.",
+    )
+    links: list[Link] = Field([], description="Further reading.")
+    aliases: list[Slug] = Field(
+        [], description="Former ids of this feature (after a rename or merge): their addresses keep working."
+    )
+    former_anchors: list[Slug] = Field(
+        [],
+        description="Former anchors of this entry on its release page (it had another id there before a rename or "
+        "a split): links to `/releases/<version>/#<anchor>` keep leading to it.",
+    )
+    example: bool = Field(
+        False, description="An example `releasekb init` wrote: `validate` warns while it is in place."
+    )
 
 
 class FeatureEntry(Entry):
-    kind: Literal[FEATURE_KINDS] = "new"
-    # The release whose announcement stated `stability`, when this release's own did not (1.5's
-    # says the RPC framework came as experimental in 1.4). Before `stability`: its check reads it.
-    stability_stated_in: Version | None = None
-    stability: StabilityLabel | None = None
-    part_of: Slug | None = None
+    kind: Literal[FEATURE_KINDS] = Field("new", description="What the release brought (`new` when left out).")
+    # Before `stability`: its check reads it.
+    stability_stated_in: Version | None = Field(
+        None,
+        description="The release whose announcement stated `stability`, when this release's own did not (1.5's "
+        "says a feature came as experimental in 1.4).",
+    )
+    stability: StabilityLabel | None = Field(
+        None,
+        description="The level the release gave it: a label of the release's `scheme`; left out when it stated "
+        "none (the feature is then unlabeled).",
+    )
+    part_of: Slug | None = Field(None, description="The id of the feature this one is a part of.")
 
 
 class ChangeEntry(Entry):
-    kind: Literal[CHANGE_KINDS]
+    kind: Literal[CHANGE_KINDS] = Field(description="What the release changed incompatibly.")
     # A change names the feature it changes by its id, which an entry of this or an earlier release
     # gives (rules.changes_name_their_feature: a mistyped id would make a second feature, and leave
     # the real one at its last level). `true` says the change concerns something no release of
     # the data describes: older than the first release (Python 2 support), or behaviour rather
     # than a feature (a default that changed).
-    standalone: bool = False
-    migration: TextBlock
+    standalone: bool = Field(
+        False,
+        description="`true`: the change concerns something no release of the data describes, older than the "
+        "first release or behaviour rather than a feature; otherwise its `id` names a feature of this or an "
+        "earlier release.",
+    )
+    migration: TextBlock = Field(description="What code that depends on it does now.")
 
 
 class ReleaseFile(Strict):
-    version: Version
-    date: Date
-    scheme: Scheme
-    title: Text
-    summary: TextBlock
-    sources: list[Source] = Field(min_length=1)
-    highlights: list[Slug] = []
-    features: list[FeatureEntry] = []
-    changes: list[ChangeEntry] = []
+    version: Version = Field(description="The release's version, as in the file's name (`1.8`).")
+    date: Date = Field(description="The release date: `YYYY-MM-DD`, or `YYYY-MM` when only the month is known.")
+    scheme: Scheme = Field(description="The set of stability labels it used: a key of `stability.schemes`.")
+    title: Text = Field(description="A short headline.")
+    summary: TextBlock = Field(description="What this release brought, in two to four sentences.")
+    sources: list[Source] = Field(min_length=1, description="Where its content comes from: at least one.")
+    highlights: list[Slug] = Field([], description="Ids of its entries that the release itself highlighted.")
+    features: list[FeatureEntry] = Field([], description="What it brought: new features, improvements, fixes.")
+    changes: list[ChangeEntry] = Field([], description="What it changed incompatibly, each with a `migration` text.")
 
 
 # project.yaml's fields carry their descriptions: editors show them from the JSON Schema, and
@@ -452,8 +492,7 @@ class CodeConfig(Strict):
     )
     abbreviations: dict[NonEmptyText, NonEmptyText] = Field(
         {},
-        description="Short forms people write for a module (`F`: `torch.nn.functional`): `validate` "
-        "suggests the qualified name.",
+        description="Short forms people write for a module (`io`: `acme.io`): `validate` suggests the qualified name.",
     )
     files: dict[Slug, list[NonEmptyText]] = Field(
         {},

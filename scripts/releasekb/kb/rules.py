@@ -59,7 +59,9 @@ def one_file_per_version(data: ValidatedData) -> Iterator[Problem]:
 
 
 def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
-    """The first line tells editors (yaml-language-server) which JSON Schema to check with."""
+    """The first line tells editors (yaml-language-server) which JSON Schema to check with. A
+    warning: the file is just as valid without it (`validate` checks it all the same), only less
+    helped while it is written."""
     for release in data.releases:
         if release.document.first_line != SCHEMA_COMMENT:
             yield Problem(
@@ -69,6 +71,7 @@ def schema_is_referenced(data: ValidatedData) -> Iterator[Problem]:
                 "(document)",
                 f"the first line should be '{SCHEMA_COMMENT}' so that editors "
                 "validate and complete the file while you type",
+                severity="warning",
             )
 
 
@@ -469,7 +472,7 @@ def _unqualified_message(name: str, code, known: set[str]) -> str:
     candidates += sorted(k for k in known if k.endswith("." + name) or k.endswith("::" + name))
     if candidates:
         return f"{message}: write the qualified name, '{candidates[0]}'"
-    return f"{message}: write the qualified name (like 'torch.nn.functional.grid_sample'), or add its root to `code:`"
+    return f"{message}: write the qualified name (like 'acme.io.read_all'), or add its root to `code:`"
 
 
 RULES: tuple[Rule, ...] = (

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import get_args, get_origin
+from types import UnionType
+from typing import Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -104,11 +105,28 @@ def _holds(path: Path, text: str) -> bool:
 def project_reference() -> str:
     """The reference of project.yaml's keys, as a Markdown table, from the model's own field
     descriptions (the README holds it; a test checks the two are the same)."""
+    return _reference(ProjectFile)
+
+
+def release_reference() -> str:
+    """The reference of a release file's keys, as project_reference is (the README holds it):
+    a key with fixed values lists them after its description."""
+    return _reference(ReleaseFile)
+
+
+def _reference(model) -> str:
     rows = ["| key | required | what it is for |", "| --- | --- | --- |"]
-    for path, field in _fields(ProjectFile):
+    for path, field in _fields(model):
         required = "yes" if field.is_required() else "no"
-        rows.append(f"| `{path}` | {required} | {field.description} |")
+        values = _literal_values(field.annotation)
+        described = f"{field.description} One of {', '.join(f'`{value}`' for value in values)}." if values else ""
+        rows.append(f"| `{path}` | {required} | {described or field.description} |")
     return "\n".join(rows) + "\n"
+
+
+def _literal_values(annotation) -> tuple:
+    """The values a Literal field allows (a kind), else ()."""
+    return get_args(annotation) if get_origin(annotation) is Literal else ()
 
 
 def _fields(model, prefix: str = ""):
@@ -126,15 +144,17 @@ def _fields(model, prefix: str = ""):
 
 def _inner_model(annotation) -> tuple[type[BaseModel] | None, str]:
     """The model a field holds (itself, perhaps None, the values of a dict, the items of a
-    list), and how a path names one of them: '', '.<key>' or '[]'."""
+    list, one of them a plain name), and how a path names one of them: '', '.<key>' or '[]'."""
     args = [arg for arg in get_args(annotation) if arg is not type(None)]
     origin = get_origin(annotation)
     if _is_model(annotation):
         return annotation, ""
     if origin is dict and _is_model(args[-1]):
         return args[-1], ".<key>"
-    if origin is list and _is_model(args[0]):
-        return args[0], "[]"
+    if origin is list:
+        items = get_args(args[0]) if get_origin(args[0]) in (Union, UnionType) else (args[0],)
+        model = next((item for item in items if _is_model(item)), None)  # `apis`: a name or an ApiUse
+        return model, "[]"
     if len(args) == 1 and _is_model(args[0]):  # Model | None
         return args[0], ""
     return None, ""

@@ -35,13 +35,13 @@ sources:
 highlights: []                 # ids of the entries below that the release itself highlighted
 {areas_comment}
 features:
-  - id: TODO                   # an ASCII slug such as torch-fft: the permanent address /features/<id>/
+  - id: TODO                   # an ASCII slug such as fast-io: the permanent address /features/<id>/
     kind: new                  # new | improvement | fix
     area: {area}
 {stability_line}
     title: __TEXT:new_feature_title__
     summary: __TEXT:new_feature_summary__
-    apis: []                   # e.g. [torch.fft]
+    apis: []                   # e.g. [{module}.read_all]
     links: []                  # e.g. [{{kind: docs, url: "https://..."}}]
 changes: []                    # breaking | deprecation | removal, each with a `migration` text
 """
@@ -105,6 +105,7 @@ def write_skeleton(data_dir: Path, version: str) -> Path:
                 areas_comment=areas_comment,
                 area=areas[0],
                 stability_line=stability_line,
+                module=_example_module(project),
             ),
             tuple(project.languages),
             quoted=True,  # a placeholder starts with TODO: quoted, the text a curator writes over it may need it
@@ -130,3 +131,10 @@ def _taken_from(project: ProjectFile, previous: Path | None) -> tuple[str, str, 
         if isinstance(entry, dict) and entry.get("area") in project.areas
     ]
     return previous.stem, scheme, list(dict.fromkeys(used)) or fallback[2]
+
+
+def _example_module(project: ProjectFile) -> str:
+    """The package the `apis` example names: the project's first Python root, so that the example
+    is the team's own name ('acme' -> [acme.read_all]), never another product's."""
+    roots = project.code.roots.get("python", []) if project.code else []
+    return roots[0] if roots else "package"

@@ -21,13 +21,14 @@ import datetime
 import json
 import os
 import re
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 import yaml
 from babel import Locale
 
 from releasekb.common import atomic
+from releasekb.common.cache_folder import CACHE_FOLDER
 from releasekb.common.i18n import interface_strings, url_prefix
 
 STARTER_DIR = Path(__file__).parent / "starter"
@@ -53,11 +54,68 @@ def module_name(product: str) -> str:
 
 
 def requirement() -> str:
-    """What the deploy workflow installs: this very version of releasekb."""
-    try:
-        return f"releasekb=={version('releasekb')}"
-    except PackageNotFoundError:  # run from a source tree that was never installed
+    """What the deploy workflow installs: this very releasekb, from where it was installed."""
+    return requirement_of(*_installed_from())
+
+
+def requirement_note() -> str | None:
+    """What `init` tells the team when requirements.txt names a place only this machine has
+    (a wheel file, a folder, a local clone) or no version at all; None when it installs as it is."""
+    direct_url, installed_version = _installed_from()
+    line = requirement_of(direct_url, installed_version)
+    if installed_version is None:
+        return (
+            f"requirements.txt says `{line}`, but this releasekb was run from a source tree, not installed: "
+            "write there where the deploy workflow installs it from (releasekb==<version> from your package "
+            "index, releasekb @ git+https://<host>/<owner>/releasekb@<tag>, or a wheel's https address)"
+        )
+    if direct_url is not None and direct_url.get("url", "").startswith("file:"):
+        return (
+            f"requirements.txt says `{line}`, a place on this machine only: before the deploy workflow runs, "
+            f"write there an address it can reach (releasekb=={installed_version} from your package index, "
+            "releasekb @ git+https://<host>/<owner>/releasekb@<tag>, or the wheel's https address)"
+        )
+    return None
+
+
+def requirement_of(direct_url: dict | None, installed_version: str | None) -> str:
+    """The requirement that installs what was installed: the PEP 610 record of a direct install
+    (direct_url.json: a wheel or archive, a folder, a VCS commit), else the version from an index.
+
+    >>> requirement_of(None, "1.2.0"), requirement_of(None, None)
+    ('releasekb==1.2.0', 'releasekb')
+    >>> requirement_of({"url": "https://example.com/releasekb-1.2.0-py3-none-any.whl", "archive_info": {}}, "1.2.0")
+    'releasekb @ https://example.com/releasekb-1.2.0-py3-none-any.whl'
+    >>> requirement_of({"url": "https://github.com/o/releasekb", "vcs_info": {"vcs": "git", "commit_id": "ab12"}}, "1")
+    'releasekb @ git+https://github.com/o/releasekb@ab12'
+    >>> requirement_of({"url": "file:///x.whl\\nevil==1"}, "1.2.0")
+    'releasekb==1.2.0'
+    """
+    if installed_version is None:  # run from a source tree that was never installed
         return "releasekb"
+    url = (direct_url or {}).get("url")
+    if not isinstance(url, str) or not re.fullmatch(r"\S+", url):  # none, or one that would break the line
+        return f"releasekb=={installed_version}"
+    vcs = direct_url.get("vcs_info")
+    if isinstance(vcs, dict) and vcs.get("vcs") and vcs.get("commit_id"):
+        url = f"{vcs['vcs']}+{url}@{vcs['commit_id']}"
+    subdirectory = direct_url.get("subdirectory")
+    if subdirectory:
+        url += f"#subdirectory={subdirectory}"
+    return f"releasekb @ {url}"
+
+
+def _installed_from() -> tuple[dict | None, str | None]:
+    """(the PEP 610 direct_url.json of the installed releasekb or None, its version or None)."""
+    try:
+        installed = distribution("releasekb")
+    except PackageNotFoundError:
+        return None, None
+    try:
+        direct_url = json.loads(installed.read_text("direct_url.json") or "null")
+    except ValueError:  # a damaged record: the version is still right
+        direct_url = None
+    return (direct_url if isinstance(direct_url, dict) else None), installed.version
 
 
 def starter_languages() -> tuple[str, ...]:
@@ -180,6 +238,7 @@ def starter_files(
         "__VERSION__": release,
         "__DATE__": today.isoformat(),
         "__REQUIREMENT__": requirement(),
+        "__CACHE_FOLDER__": CACHE_FOLDER,
     }
     files = {}
     for source in sorted(STARTER_DIR.rglob("*")):

@@ -41,7 +41,7 @@ def translated_languages(languages) -> tuple[str, ...]:
 
 _ABOUT = (
     "Written by `releasekb translations --reviewed`; do not edit by hand. For each translated text: "
-    "a hash of the English text it was last reviewed against (see README, Translations)."
+    "a hash of the English text it was last reviewed against (see README, Adding a release)."
 )
 
 Records = TranslationRecords

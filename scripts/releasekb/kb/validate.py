@@ -48,10 +48,10 @@ PROJECT_FILE = "project.yaml"
 RELEASE_FILE_PATTERN = re.compile(r"^[0-9][^/]*\.yaml$")
 
 _PATTERN_HINTS = {
-    SLUG_PATTERN: "is not an ASCII slug (lowercase letters, digits and single hyphens, like 'torch-fft')",
+    SLUG_PATTERN: "is not an ASCII slug (lowercase letters, digits and single hyphens, like 'fast-io')",
     VERSION_PATTERN: "is not a version (digits and dots, like '1.7' or '1.10')",
     DATE_PATTERN: "is not a date written YYYY-MM-DD (or YYYY-MM when only the month is known)",
-    URL_PATTERN: "is not an absolute http(s) URL (like 'https://pytorch.org/docs/')",
+    URL_PATTERN: "is not an absolute http(s) URL (like 'https://example.com/docs/')",
 }
 _TYPE_NAMES = {
     "string_type": "text",
@@ -422,7 +422,7 @@ def _load_record(
 _PLACEHOLDER_HINTS = {
     "date": "write the release date as YYYY-MM-DD, or YYYY-MM when only the month is known",
     "url": "write the address, or delete `url` when the source has none",
-    "id": "write an ASCII slug such as 'torch-fft'; it becomes the permanent address /features/<id>/",
+    "id": "write an ASCII slug such as 'fast-io'; it becomes the permanent address /features/<id>/",
     "stability": "write a label of the release's scheme, or delete the line when the release stated no level",
 }
 

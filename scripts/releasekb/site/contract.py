@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from releasekb.common import atomic
 from releasekb.kb.catalog import Catalog
@@ -23,7 +24,9 @@ from releasekb.kb.urls import feature_path, level_path, page_url, release_path, 
 from releasekb.site import publish
 
 # The fixed part, as site paths in the default language (each language has them under its
-# prefix): the README's URL table lists exactly these, so the examples there keep working.
+# prefix): the README's URL table lists exactly these, so the examples there keep working. An
+# example is part of a knowledge base's contract when its data has what the address names (this
+# repository's has them all; a new team's has only the sections): fixed_addresses.
 FIXED_ADDRESSES = (
     "/",
     "/releases/",
@@ -43,10 +46,13 @@ FIXED_ADDRESSES = (
 # The committed list is read whole: this project's is 30 KB; a list over 16 MB is not one.
 MAX_LIST_BYTES = 16_000_000
 
+# The list's header names no path: the list is wherever a team keeps it (this repository's is
+# tests/url_contract.txt), and the header is the same printed or appended.
 HEADER = (
     "# The URL contract: addresses other sites link to (see README, URL scheme). It only grows:\n"
-    "# `releasekb contract --append tests/url_contract.txt` adds new addresses; one the data no\n"
-    "# longer generates fails the tests, and is kept with an alias, never removed from here.\n"
+    "# `releasekb contract --append <this file>` adds new addresses; one the data no longer\n"
+    "# generates fails `releasekb contract --check <this file>`, and is kept with an alias, never\n"
+    "# removed from here.\n"
 )
 
 
@@ -71,9 +77,33 @@ def generated_addresses(catalog: Catalog) -> list[str]:
     return addresses
 
 
+def fixed_addresses(catalog: Catalog) -> list[str]:
+    """The fixed addresses whose releases, features, entries and levels the data has: another
+    team's contract holds no address of this repository's examples (/features/torch-fft/)."""
+    versions = {release.version for release in catalog.releases}
+    anchors = {entry.id for release in catalog.releases for entry in release.entries}
+    named = {"releases": versions, "features": set(catalog.features), "stability": set(catalog.levels)}
+    kept = []
+    for address in FIXED_ADDRESSES:
+        parts = urlsplit(address)
+        section, _, name = parts.path.strip("/").partition("/")
+        query = parse_qs(parts.query)
+        wanted = [(versions, value) for key in ("release", "as_of", "from", "to") for value in query.get(key, [])]
+        wanted += [(set(catalog.levels), value) for value in query.get("stability", [])]
+        if name and section in named:
+            wanted.append((named[section], name.strip("/")))
+        if section == "changelog" and "-to-" in name:
+            wanted += [(versions, version) for version in name.strip("/").split("-to-")]
+        if parts.fragment:
+            wanted.append((anchors, parts.fragment))
+        if all(value in values for values, value in wanted):
+            kept.append(address)
+    return kept
+
+
 def contract_addresses(catalog: Catalog) -> list[str]:
     """Every contract address in every language ('/zh/releases/1.7/#torch-fft'), sorted."""
-    english = {*FIXED_ADDRESSES, *generated_addresses(catalog)}
+    english = {*fixed_addresses(catalog), *generated_addresses(catalog)}
     languages = catalog.languages
     pages = {site_path(languages, lang, address.removeprefix("/")) for lang in languages for address in english}
     files = {site_path(languages, lang, path) for lang in languages for path in publish.outputs(catalog, lang, "")}

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from releasekb.common.cache_folder import CACHE_FOLDER
 from releasekb.common.cjk import HAN, is_all_han
 from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.markup import text_of
@@ -289,7 +290,7 @@ def pagefind_executable() -> Path:
 # the next index: a build then writes only the pages that changed. Writing and deleting all of
 # them every build was a large part of a repeated build on file systems slow to make files soon
 # after many were deleted (the bench's rebuild column shows it).
-PAGES_CACHE = Path(".releasekb-cache") / "search-pages"
+PAGES_CACHE = Path(CACHE_FOLDER) / "search-pages"
 # When that folder is in use (a build beside a serve of the same project): a temporary one.
 TEMPORARY_PAGES_FOLDER = "releasekb-search-pages-"
 

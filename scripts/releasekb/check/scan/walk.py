@@ -11,6 +11,7 @@ from pathlib import Path
 from releasekb.check.messages import message
 from releasekb.check.scan.jobs import Job
 from releasekb.check.scan.model import FileError
+from releasekb.common.cache_folder import CACHE_FOLDER, OLD_CHECK_CACHE_FOLDER
 
 # Folders that hold tools' state, dependencies or build output rather than the user's code.
 DEFAULT_SKIPPED_DIRS = frozenset(
@@ -34,7 +35,8 @@ DEFAULT_SKIPPED_DIRS = frozenset(
         "site-packages",
         ".eggs",
         ".ipynb_checkpoints",
-        ".releasekb_cache",
+        CACHE_FOLDER,
+        OLD_CHECK_CACHE_FOLDER,
     }
 )
 _SKIPPED_DIR_PATTERNS = ("*.egg-info",)

@@ -15,7 +15,7 @@
 // text has it next to the query's other characters (a phrase search), or when it is the whole
 // query. A query that finds nothing here and finds pages in the other language offers those.
 //
-// Queries can name filters: "rpc level:beta", "级别:测试版 版本:1.5"; the names a reader may use
+// Queries can name filters: "cache level:beta", "级别:测试版 版本:1.5"; the names a reader may use
 // and the filter values come from the index (see search.py's FILTERS).
 "use strict";
 
@@ -153,8 +153,8 @@ async function plan(index, words) {
         terms.push(...pieces.map((piece) => piece.text));
         if (pieces.some((piece) => piece.kind === "char")) phrases.push(pieces.map((piece) => piece.text).join(" "));
       } else {
-        // The segmented index cut API names at their dots: "torch.fft" is the words torch and fft,
-        // "rpc_sync" rpc and sync.
+        // The segmented index cut API names at their dots: "acme.io" is the words acme and io,
+        // "read_all" read and all.
         const words = index.segmented ? part.split(/[^\p{L}\p{N}+#]+/u) : [part];
         for (const word of words.map((w) => w.replace(/"/g, ""))) {
           if (!normal(word)) continue; // punctuation alone: Pagefind ignores it
@@ -202,7 +202,7 @@ function normal(word) {
 }
 
 // The forms a text's word is found by: whole, and each part between punctuation
-// ("torch.distributed" -> torchdistributed, torch, distributed).
+// ("acme.storage" -> acmestorage, acme, storage).
 function forms(word) {
   const lower = word.toLocaleLowerCase();
   return [normal(lower), ...lower.split(PUNCTUATION).filter(Boolean)];
@@ -303,7 +303,7 @@ async function elsewhere(text, words, typed, superseded) {
 // The pages shown, best first. Pagefind ranks a page higher when its title (or API names, see
 // search.py's META_WEIGHTS) contain the query's words; among the pages shown, the features whose
 // title or API has every word of the query as a whole word come first: the one with an API the
-// query names exactly (`rpc`: torch.distributed.rpc), then features others are parts of ("C++
+// query names exactly (`cache`: acme.storage.cache), then features others are parts of ("C++
 // frontend" before its "C++ optimizers now match Python's"), each group by how much of its
 // title the query covers; the other pages follow in Pagefind's order.
 function rank(pages, results, words) {
@@ -325,7 +325,7 @@ function rank(pages, results, words) {
   return ranked.sort((a, b) => b.key - a.key || a.order - b.order);
 }
 
-// A text's words, Han runs apart from the rest ("torch.fft：接口" -> "torch.fft：", "接口").
+// A text's words, Han runs apart from the rest ("acme.io：接口" -> "acme.io：", "接口").
 function readerWords(text) {
   return text
     .split(/\s+/)
@@ -378,7 +378,7 @@ function levelBadge(filters) {
   return badge + release;
 }
 
-// "rpc level:beta" -> words "rpc", filters {level: ["beta"]}. A name:value token whose name is
+// "cache level:beta" -> words "cache", filters {level: ["beta"]}. A name:value token whose name is
 // not a filter stays a word (pkg.mod:Class is text).
 function parse(text) {
   const words = [];

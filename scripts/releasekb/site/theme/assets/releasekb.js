@@ -59,7 +59,7 @@
 
 // Features index: progressive enhancement over a table that is complete without JS.
 // The filters and the order live in the query string
-// (?q=fft&stability=beta&as_of=1.5&release=1.7&area=distributed&sort=-first), so a view is a link
+// (?q=cache&stability=beta&as_of=1.5&release=1.7&area=distributed&sort=-first), so a view is a link
 // someone can share and survives a reload. `stability` with `as_of` keeps the features whose
 // level as of that release (the latest stated at or before it) is that level; `release` keeps
 // those an entry of that release mentions. Without `as_of`, levels are read as of `release` when
