@@ -79,6 +79,17 @@ def outputs(
     return files
 
 
+def output_paths(catalog: Catalog, lang: str, site_url: str, *, section: bool = False) -> set[str]:
+    """The paths `outputs` writes, without making them: the addresses a site's own files must
+    leave free."""
+    paths = {badge_path(feature.id) for feature in catalog.features.values()} | {INVENTORY}
+    if lang == DEFAULT_LANGUAGE or not section:
+        paths.add(FEED)
+    if lang == DEFAULT_LANGUAGE and not section:
+        paths.update(api_files(catalog, site_url))
+    return paths
+
+
 def _made(what: str, make: Callable, *args):
     """What `make(*args)` returns. A writer's ValueError (a text its format cannot carry, as
     lxml's "All strings must be XML compatible") becomes an OutputError naming the output."""
