@@ -80,6 +80,7 @@ class Level:
     rank: int | None
     name: Text
     description: Text
+    colour: str | None = None  # the team's '#rrggbb' from project.yaml; else site/level_colours.py picks one
 
 
 @dataclass(frozen=True)
@@ -676,7 +677,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
     project = data.project
     unlabeled_strings = {lang: interface_strings(lang) for lang in LANGUAGES}
     levels = {
-        key: Level(key, label.rank, _text(label.name), _text(label.description))
+        key: Level(key, label.rank, _text(label.name), _text(label.description), label.colour)
         for key, label in sorted(project.stability.labels.items(), key=lambda kv: -kv[1].rank)
     }
     levels[UNLABELED] = Level(

@@ -53,7 +53,7 @@ from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
 from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
 from releasekb.kb.validate import read_files
-from releasekb.site import publish, search
+from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
 from releasekb.site.render import Outline, bytecode_cache, index_titles, not_found_page, outline, render_pages
@@ -196,6 +196,8 @@ class ReleaseKBPlugin(BasePlugin):
         ]
         config.extra["releasekb_not_found"] = not_found_page(self.root_url)  # read by the theme's 404.html
         generated = self._generate(config)
+        # read by the theme's main.html: every page may show a level (a search result's badge)
+        config.extra["releasekb_level_colours"] = Markup(level_colours.style_element(generated.catalog.levels.values()))
         # The product's and the site's names come from project.yaml only: another product changes
         # its data folder, not the MkDocs configurations, and gets its own names in every title.
         # Themes print both into HTML as they are (Material's header and navigation, in text and in
@@ -463,7 +465,7 @@ class ReleaseKBPlugin(BasePlugin):
             return output
         # Only the section's own pages load its stylesheet and script: the site's stay as they are.
         css, js = (get_relative_url(f"{self.section}/{asset}", page.url) for asset in (STYLESHEET, SCRIPT))
-        head = f'<link rel="stylesheet" href="{css}">\n'
+        head = f'<link rel="stylesheet" href="{css}">\n{level_colours.style_element(self.catalog.levels.values())}\n'
         output = output.replace("</head>", head + "</head>", 1)
         return output.replace("</body>", f'<script src="{js}"></script>\n</body>', 1)
 
