@@ -128,6 +128,7 @@ class ReleaseKBPlugin(BasePlugin):
         self.catalog = None
         self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
         self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
+        self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
         self._section_made_from: tuple = ()  # what section_pages were rendered from
         self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
         self._section_page: Page | None = None  # the navigation's page of the page being rendered
@@ -309,9 +310,12 @@ class ReleaseKBPlugin(BasePlugin):
         """The whole site's pages are files in the docs; another plugin's page, or a hand-written
         one (`releases.md` beside the generated `releases/index.md`), at one of their addresses
         would replace it (MkDocs keeps the last file written at an address)."""
-        ours = [file for file in files if file.src_uri in self.html_pages]
-        destinations = {file.dest_uri: file.src_uri for file in ours}
-        others = Files([file for file in files if file.src_uri not in self.html_pages])
+        if self._destinations[0] is not self.html_pages:  # once per version of the pages
+            destinations = {File(uri, None, config.site_dir, True).dest_uri: uri for uri in self.html_pages}
+            self._destinations = (self.html_pages, destinations)
+        destinations = self._destinations[1]
+        # Ours are files of the docs (generated_by None) at their own paths; any other file is theirs.
+        others = Files([file for file in files if file.src_uri not in self.html_pages or file.generated_by])
         _refuse_files_at(destinations, others, self._name(config))
 
     def _name(self, config: MkDocsConfig) -> str:
