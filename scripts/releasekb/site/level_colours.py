@@ -17,6 +17,7 @@ static stylesheet needs to know no label; the README badges take the light colou
 from __future__ import annotations
 
 import colorsys
+import functools
 from collections.abc import Iterable
 
 from releasekb.kb.catalog import Level
@@ -80,20 +81,24 @@ def _generated(index: int) -> str:
 
 def colours(levels: Iterable[Level]) -> dict[str, tuple[str, str]]:
     """{label key: (light colour, dark colour)} for every label (not Unlabeled), each distinct."""
-    ranked = [level for level in levels if level.rank is not None]
-    ranked.sort(key=lambda level: -level.rank)  # stable sort: equal ranks keep project.yaml's order
-    chosen = {level.key: light_and_dark(level.colour) for level in ranked if level.colour}
+    return dict(_colours(tuple((level.key, level.rank, level.colour) for level in levels if level.rank is not None)))
+
+
+@functools.lru_cache(maxsize=8)  # asked once per README badge: thousands of times for one set of labels
+def _colours(labels: tuple[tuple[str, int, str | None], ...]) -> tuple[tuple[str, tuple[str, str]], ...]:
+    ranked = sorted(labels, key=lambda label: -label[1])  # stable: equal ranks keep project.yaml's order
+    chosen = {key: light_and_dark(colour) for key, _, colour in ranked if colour}
     taken = set(chosen.values())
     offered = iter([*PALETTE, *(_generated(index) for index in range(len(ranked) + len(PALETTE)))])
-    for level in ranked:
-        if level.key in chosen:
+    for key, _, _ in ranked:
+        if key in chosen:
             continue
         pair = light_and_dark(next(offered))
         while pair in taken:  # a team colour took this one
             pair = light_and_dark(next(offered))
-        chosen[level.key] = pair
+        chosen[key] = pair
         taken.add(pair)
-    return chosen
+    return tuple((key, chosen[key]) for key, _, _ in ranked)
 
 
 def stylesheet(levels: Iterable[Level]) -> str:

@@ -128,6 +128,7 @@ class ReleaseKBPlugin(BasePlugin):
         self.catalog = None
         self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
         self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
+        self._level_style = ""  # a section's labels' colours (level_colours.py)
         self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
         self._section_made_from: tuple = ()  # what section_pages were rendered from
         self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
@@ -250,6 +251,7 @@ class ReleaseKBPlugin(BasePlugin):
         # language's, whatever the language of the text.
         rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=DEFAULT_LANGUAGE)
         self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
+        self._level_style = level_colours.style_element(self.catalog.levels.values())  # in each page's head
         self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
         self._section_made_from = made_from
 
@@ -469,7 +471,7 @@ class ReleaseKBPlugin(BasePlugin):
             return output
         # Only the section's own pages load its stylesheet and script: the site's stay as they are.
         css, js = (get_relative_url(f"{self.section}/{asset}", page.url) for asset in (STYLESHEET, SCRIPT))
-        head = f'<link rel="stylesheet" href="{css}">\n{level_colours.style_element(self.catalog.levels.values())}\n'
+        head = f'<link rel="stylesheet" href="{css}">\n{self._level_style}\n'
         output = output.replace("</head>", head + "</head>", 1)
         return output.replace("</body>", f'<script src="{js}"></script>\n</body>', 1)
 

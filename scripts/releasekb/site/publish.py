@@ -45,8 +45,8 @@ from releasekb.kb.urls import (
 )
 from releasekb.site import level_colours
 
-# Badge colours by the level's place among the project's labels (most stable first), so any
-# project's scheme gets sensible colours: green, blue, orange, then grey for unlabeled.
+# Badge colours: a level's is its own (level_colours.py, the light scheme's: white text on it);
+# grey for unlabeled, red for removed.
 _UNLABELED_COLOUR, _REMOVED_COLOUR, _LABEL_COLOUR = "#616161", "#c62828", "#455a64"
 
 
