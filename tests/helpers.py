@@ -4,6 +4,7 @@ several test modules. Fixtures live in conftest.py; no test module imports anoth
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import shutil
@@ -356,3 +357,51 @@ def run_check(capsys, *args: str, kb: Path = REAL_RELEASES) -> tuple[int, str, s
         status = exit_.code
     captured = capsys.readouterr()
     return status, captured.out, captured.err
+
+
+# ----------------------------------------------------------------- axe-core in Chromium (accessibility)
+
+AXE_TIMEOUT_MS = 120_000  # one page's whole axe run (the features index is the longest)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def axe_script() -> Path | None:
+    """axe.min.js as axe-playwright-python ships it (None when the package is missing)."""
+    spec = importlib.util.find_spec("axe_playwright_python")
+    if spec is None or spec.origin is None:
+        return None
+    script = Path(spec.origin).parent / "axe.min.js"
+    return script if script.is_file() else None
+
+
+# What a page must have done before it is checked: loaded, its scripts run, the colour scheme
+# the test chose applied, and no transition or animation under way (a half-faded tab would be
+# measured at its passing colour).
+SETTLED = """scheme => document.readyState === "complete"
+    && document.body.getAttribute("data-md-color-scheme") === scheme
+    && document.getAnimations().length === 0"""
+
+# Starts axe on the page; the summary lands in window.rkbAxe (a run takes seconds, and pages run
+# side by side meanwhile).
+START_AXE = """tags => {
+  window.rkbAxe = null;
+  axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})
+    .then(results => { window.rkbAxe = {
+      version: results.testEngine.version,
+      checked: results.passes.map(rule => rule.id),
+      violations: results.violations.map(rule => ({
+        id: rule.id, help: rule.help,
+        nodes: rule.nodes.map(node => ({target: node.target.join(" "), summary: node.failureSummary})),
+      })),
+    }; })
+    .catch(error => { window.rkbAxe = {error: String(error)}; });
+}"""
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for rule in violations:
+        lines.append(f"{rule['id']} ({rule['help']}): {len(rule['nodes'])} nodes")
+        for node in rule["nodes"][:5]:
+            lines.append(f"    {node['target']}: {' '.join(node['summary'].split())}")
+    return "\n".join(lines)

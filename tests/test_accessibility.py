@@ -11,7 +11,6 @@ tests/test_browser.py does: outside CI a missing browser (or axe) skips these te
 from __future__ import annotations
 
 import html.parser
-import importlib.util
 import os
 import re
 from collections.abc import Iterator
@@ -20,11 +19,21 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from helpers import build, copy_project, enter_search, fixture_data, static_server
+from helpers import (
+    AXE_TAGS,
+    AXE_TIMEOUT_MS,
+    SETTLED,
+    START_AXE,
+    axe_script,
+    build,
+    copy_project,
+    describe,
+    enter_search,
+    fixture_data,
+    static_server,
+)
 
 TIMEOUT_MS = 15_000
-AXE_TIMEOUT_MS = 120_000  # one page's whole axe run (the features index is the longest)
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 AXE_AT_ONCE = 2  # pages whose axe run goes on at the same time (one renderer each)
 
 # Every page kind, as a path inside one language's site ("" is the home page).
@@ -48,15 +57,6 @@ LANGS = [pytest.param("/", id="en"), pytest.param("/zh/", id="zh")]
 
 
 # --------------------------------------------------------------------------- browser and axe
-
-
-def axe_script() -> Path | None:
-    """axe.min.js as axe-playwright-python ships it (None when the package is missing)."""
-    spec = importlib.util.find_spec("axe_playwright_python")
-    if spec is None or spec.origin is None:
-        return None
-    script = Path(spec.origin).parent / "axe.min.js"
-    return script if script.is_file() else None
 
 
 def unavailable(reason: str) -> None:
@@ -105,30 +105,6 @@ def expect(*args, **kwargs):
     return playwright_expect(*args, **kwargs)
 
 
-# What a page must have done before it is checked: loaded, its scripts run, the colour scheme
-# the test chose applied, and no transition or animation under way (a half-faded tab would be
-# measured at its passing colour).
-SETTLED = """scheme => document.readyState === "complete"
-    && document.body.getAttribute("data-md-color-scheme") === scheme
-    && document.getAnimations().length === 0"""
-
-# Starts axe on the page; the summary lands in window.rkbAxe (a run takes seconds, and pages run
-# side by side meanwhile).
-START_AXE = """tags => {
-  window.rkbAxe = null;
-  axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})
-    .then(results => { window.rkbAxe = {
-      version: results.testEngine.version,
-      checked: results.passes.map(rule => rule.id),
-      violations: results.violations.map(rule => ({
-        id: rule.id, help: rule.help,
-        nodes: rule.nodes.map(node => ({target: node.target.join(" "), summary: node.failureSummary})),
-      })),
-    }; })
-    .catch(error => { window.rkbAxe = {error: String(error)}; });
-}"""
-
-
 def open_settled(context, url: str, scheme: str):
     page = context.new_page()
     page.goto(url)
@@ -168,15 +144,6 @@ def axe_results(chromium, base_url) -> dict[tuple[str, str, str], dict]:
         for context in contexts.values():
             context.close()
     return results
-
-
-def describe(violations: list[dict]) -> str:
-    lines = []
-    for rule in violations:
-        lines.append(f"{rule['id']} ({rule['help']}): {len(rule['nodes'])} nodes")
-        for node in rule["nodes"][:5]:
-            lines.append(f"    {node['target']}: {' '.join(node['summary'].split())}")
-    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- 1. axe, every view

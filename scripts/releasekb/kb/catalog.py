@@ -101,6 +101,7 @@ class Level:
     rank: int | None
     name: Text
     description: Text
+    colour: str | None = None  # the team's '#rrggbb' from project.yaml; else site/level_colours.py picks one
 
 
 @dataclass(frozen=True)
@@ -704,7 +705,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
     languages = tuple(project.languages)
     unlabeled_strings = {lang: interface_strings(lang) for lang in languages}
     levels = {
-        key: Level(key, label.rank, _text(label.name, languages), _text(label.description, languages))
+        key: Level(key, label.rank, _text(label.name, languages), _text(label.description, languages), label.colour)
         for key, label in sorted(project.stability.labels.items(), key=lambda kv: -kv[1].rank)
     }
     levels[UNLABELED] = Level(

@@ -32,6 +32,7 @@ from releasekb.kb.urls import MAX_NAME_LENGTH
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 VERSION_PATTERN = r"^[0-9]+(\.[0-9]+)*([.-]?[a-z0-9]+)*$"
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$"
+HEX_COLOUR_PATTERN = r"^#[0-9A-Fa-f]{6}$"
 URL_PATTERN = r"^https?://[^\s/?#]+\.[^\s/?#]+(/[^\s]*)?$"
 
 # The JSON Schema files written next to the data (by schema.py), and the first line that
@@ -419,6 +420,12 @@ class Label(Strict):
     )
     name: Text = Field(description="The label as readers see it.")
     description: TextBlock = Field(description="What depending on a feature at this level means.")
+    colour: Annotated[str, StringConstraints(pattern=HEX_COLOUR_PATTERN)] | None = Field(
+        None,
+        description='The label\'s colour in badges, bars and charts, `"#RRGGBB"`; without it, one of a '
+        "palette, by rank. Darkened for the light scheme and lightened for the dark one as far as "
+        "its badge text needs (4.5:1 contrast); two labels cannot share one.",
+    )
 
 
 class StabilityConfig(Strict):
@@ -427,6 +434,20 @@ class StabilityConfig(Strict):
         description="The sets of labels a release can use (its `scheme:`); an empty set: the release "
         "published no levels, and its features are Unlabeled."
     )
+
+    @model_validator(mode="after")
+    def _distinct_colours(self) -> StabilityConfig:
+        """Two labels of one colour would look like one level."""
+        seen: dict[str, str] = {}
+        for key, label in self.labels.items():
+            if label.colour is None:
+                continue
+            other = seen.setdefault(label.colour.lower(), key)
+            if other != key:
+                raise ValueError(
+                    f"the labels '{other}' and '{key}' have the same colour {label.colour}: give each its own"
+                )
+        return self
 
 
 class GlossaryTerm(InLanguages):

@@ -30,6 +30,7 @@ from releasekb.kb.dataset import LoadedRelease, ValidatedData
 from releasekb.kb.loader import MAX_FILE_BYTES, Document, Location, format_location, load_document
 from releasekb.kb.model import (
     DATE_PATTERN,
+    HEX_COLOUR_PATTERN,
     MULTILINE,
     PLACEHOLDER,
     SLUG_PATTERN,
@@ -51,6 +52,7 @@ _PATTERN_HINTS = {
     SLUG_PATTERN: "is not an ASCII slug (lowercase letters, digits and single hyphens, like 'fast-io')",
     VERSION_PATTERN: "is not a version (digits and dots, like '1.7' or '1.10')",
     DATE_PATTERN: "is not a date written YYYY-MM-DD (or YYYY-MM when only the month is known)",
+    HEX_COLOUR_PATTERN: "is not a colour written #RRGGBB (six hexadecimal digits, like '#2e7d32')",
     URL_PATTERN: "is not an absolute http(s) URL (like 'https://example.com/docs/')",
 }
 _TYPE_NAMES = {

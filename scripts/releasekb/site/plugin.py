@@ -54,7 +54,7 @@ from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
 from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
 from releasekb.kb.validate import read_files
-from releasekb.site import publish, search
+from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
 from releasekb.site.render import Outline, bytecode_cache, index_titles, not_found_page, outline, render_pages
@@ -129,6 +129,8 @@ class ReleaseKBPlugin(BasePlugin):
         self.catalog = None
         self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
         self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
+        self._level_style = ""  # a section's labels' colours (level_colours.py)
+        self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
         self._section_made_from: tuple = ()  # what section_pages were rendered from
         self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
         self._section_page: Page | None = None  # the navigation's page of the page being rendered
@@ -191,6 +193,8 @@ class ReleaseKBPlugin(BasePlugin):
             )
         config.extra["alternate"] = _alternates(config.extra.get("alternate"), languages, self.root_url)
         config.extra["releasekb_not_found"] = not_found_page(self.root_url, languages)  # the theme's 404.html
+        # read by the theme's main.html: every page may show a level (a search result's badge)
+        config.extra["releasekb_level_colours"] = Markup(level_colours.style_element(generated.catalog.levels.values()))
         # The product's and the site's names come from project.yaml only: another product changes
         # its data folder, not the MkDocs configurations, and gets its own names in every title.
         # Themes print both into HTML as they are (Material's header and navigation, in text and in
@@ -247,6 +251,7 @@ class ReleaseKBPlugin(BasePlugin):
         # language's, whatever the language of the text.
         rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=self.catalog.default_language)
         self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
+        self._level_style = level_colours.style_element(self.catalog.levels.values())  # in each page's head
         self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
         self._section_made_from = made_from
 
@@ -279,35 +284,41 @@ class ReleaseKBPlugin(BasePlugin):
         return files
 
     def _add_section_files(self, files: Files, config: MkDocsConfig) -> None:
-        """The section's pages and assets, in memory; a file of the site's own at one of
-        their paths is an error naming both (the plugin never replaces a page it did not make)."""
+        """The section's pages and assets, in memory; a file of the site's own at one of their
+        addresses is an error naming both (the plugin never replaces a page it did not make)."""
         section_files = dict(self.section_pages)
         for asset in (STYLESHEET, SCRIPT):
             section_files[f"{self.section}/{asset}"] = (THEME_DIR / asset).read_text(encoding="utf-8")
         nav_pages = {f"{self.section}/{path}" for path in SECTION_NAV_PAGES}
+        name = self._name(config)
+        for theirs in [file for file in files if file.generated_by == name]:
+            files.remove(theirs)  # ours, from the previous build under `mkdocs serve`
+        ours = []
         for uri, content in section_files.items():
-            theirs = files.get_file_from_path(uri)
-            if theirs is not None and not theirs.generated_by:
-                raise PluginError(
-                    f"releasekb: {Path(config.docs_dir) / uri} is the site's own file, at the path of the page "
-                    f"releasekb generates for {uri} (move it, or set the plugin's `path:` to another folder)"
-                )
-            if theirs is not None and theirs.generated_by != self._name(config):
-                raise _generated_by_another(theirs, uri, "or set releasekb's `path:` to another folder")
-            if theirs is not None:
-                files.remove(theirs)  # ours, from the previous build under `mkdocs serve`
             # A site with its own `nav` lists what it wants; one without gets the section's indexes.
             listed = uri in nav_pages and not config.nav
             inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
-            files.append(File.generated(config, uri, content=content, inclusion=inclusion))
+            ours.append(File.generated(config, uri, content=content, inclusion=inclusion))
+        # The outputs written after the build (feed, badges, objects.inv) are addresses of the
+        # section too: a file of the site's own there would be overwritten.
+        outputs = publish.output_paths(self.catalog, self.lang, self._section_url(), section=True)
+        destinations = {file.dest_uri: file.src_uri for file in ours}
+        destinations.update({f"{self.section}/{path}": f"{self.section}/{path}" for path in outputs})
+        _refuse_files_at(destinations, files, name, "or set releasekb's `path:` to another folder")
+        for file in ours:
+            files.append(file)
 
     def _refuse_pages_of_other_plugins(self, files: Files, config: MkDocsConfig) -> None:
-        """The whole site's pages are files in the docs; another plugin's page at one of their
-        paths would replace it (MkDocs keeps the last file added at a path)."""
-        for uri in sorted(self.html_pages):
-            theirs = files.get_file_from_path(uri)
-            if theirs is not None and theirs.generated_by and theirs.generated_by != self._name(config):
-                raise _generated_by_another(theirs, uri)
+        """The whole site's pages are files in the docs; another plugin's page, or a hand-written
+        one (`releases.md` beside the generated `releases/index.md`), at one of their addresses
+        would replace it (MkDocs keeps the last file written at an address)."""
+        if self._destinations[0] is not self.html_pages:  # once per version of the pages
+            destinations = {File(uri, None, config.site_dir, True).dest_uri: uri for uri in self.html_pages}
+            self._destinations = (self.html_pages, destinations)
+        destinations = self._destinations[1]
+        # Ours are files of the docs (generated_by None) at their own paths; any other file is theirs.
+        others = Files([file for file in files if file.src_uri not in self.html_pages or file.generated_by])
+        _refuse_files_at(destinations, others, self._name(config))
 
     def _name(self, config: MkDocsConfig) -> str:
         """The name MkDocs gives this plugin (a generated file's `generated_by`)."""
@@ -434,6 +445,9 @@ class ReleaseKBPlugin(BasePlugin):
             self._section_page = _section_page_of(page, nav)
             if self._section_page is not None:
                 self._section_page.active = True  # until on_post_page
+                if self.section and page.parent is None:
+                    # The host's breadcrumbs (Material's navigation.path) lead through that page.
+                    page.parent = self._section_page  # until on_post_page
         if self.section:
             return context
         here = url_prefix(self.lang, self.catalog.languages) + page.url
@@ -449,6 +463,8 @@ class ReleaseKBPlugin(BasePlugin):
         self._rendering_own_page = False
         if self._section_page is not None:
             self._section_page.active = False
+            if page.parent is self._section_page:
+                page.parent = None
             self._section_page = None
         if not self.section:
             self.session.progress.page_done()
@@ -457,7 +473,7 @@ class ReleaseKBPlugin(BasePlugin):
             return output
         # Only the section's own pages load its stylesheet and script: the site's stay as they are.
         css, js = (get_relative_url(f"{self.section}/{asset}", page.url) for asset in (STYLESHEET, SCRIPT))
-        head = f'<link rel="stylesheet" href="{css}">\n'
+        head = f'<link rel="stylesheet" href="{css}">\n{self._level_style}\n'
         output = output.replace("</head>", head + "</head>", 1)
         return output.replace("</body>", f'<script src="{js}"></script>\n</body>', 1)
 
@@ -500,6 +516,24 @@ def _section_page_of(page: Page, nav) -> Page | None:
         if candidate and page.file.src_uri.startswith(candidate + "/") and len(candidate) > len(folder):
             found, folder = listed, candidate
     return found
+
+
+def _refuse_files_at(destinations: dict[str, str], files: Files, name: str, or_else: str = "") -> None:
+    """An error naming both files when a file not made by this plugin would be written at one of
+    its addresses, `destinations` ({the address in the site: the page or output there}). Compared
+    by address, not by source path: with directory URLs the site's `release-notes.md` is served at
+    release-notes/, where the section's `release-notes/index.md` is."""
+    for theirs in sorted(files, key=lambda file: file.src_uri):
+        if theirs.generated_by == name or theirs.dest_uri not in destinations:
+            continue
+        uri = destinations[theirs.dest_uri]
+        if theirs.generated_by:
+            raise _generated_by_another(theirs, uri, or_else)
+        raise PluginError(
+            f"releasekb: {visible(theirs.abs_src_path or theirs.src_uri)} is the site's own file, served at "
+            f"{visible(theirs.dest_uri)}, where releasekb writes its {uri} (move or rename it"
+            f"{', ' + or_else if or_else else ''})"
+        )
 
 
 def _generated_by_another(theirs: File, uri: str, or_else: str = "") -> PluginError:

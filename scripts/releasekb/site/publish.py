@@ -43,10 +43,10 @@ from releasekb.kb.urls import (
     permanent_url,
     release_path,
 )
+from releasekb.site import level_colours
 
-# Badge colours by the level's place among the project's labels (most stable first), so any
-# project's scheme gets sensible colours: green, blue, orange, then grey for unlabeled.
-_LEVEL_COLOURS = ("#2e7d32", "#1565c0", "#e65100", "#6a1b9a")
+# Badge colours: a level's is its own (level_colours.py, the light scheme's: white text on it);
+# grey for unlabeled, red for removed.
 _UNLABELED_COLOUR, _REMOVED_COLOUR, _LABEL_COLOUR = "#616161", "#c62828", "#455a64"
 
 
@@ -77,6 +77,17 @@ def outputs(
     if lang == catalog.default_language or not section:
         files[FEED] = _made(f"{FEED} ({lang})", feed, catalog, lang, site_url)
     return files
+
+
+def output_paths(catalog: Catalog, lang: str, site_url: str, *, section: bool = False) -> set[str]:
+    """The paths `outputs` writes, without making them: the addresses a site's own files must
+    leave free."""
+    paths = {badge_path(feature.id) for feature in catalog.features.values()} | {INVENTORY}
+    if lang == DEFAULT_LANGUAGE or not section:
+        paths.add(FEED)
+    if lang == DEFAULT_LANGUAGE and not section:
+        paths.update(api_files(catalog, site_url))
+    return paths
 
 
 def _made(what: str, make: Callable, *args):
@@ -159,9 +170,7 @@ def badge_colour(feature: Feature) -> str:
     level = feature.level
     if level is None or level.rank is None:
         return _UNLABELED_COLOUR
-    levels = feature.first.release.catalog.levels.values()
-    ranked = sorted({lv.rank for lv in levels if lv.rank is not None}, reverse=True)
-    return _LEVEL_COLOURS[min(ranked.index(level.rank), len(_LEVEL_COLOURS) - 1)]
+    return level_colours.badge(level, feature.first.release.catalog.levels.values())
 
 
 def _text_width(text: str) -> int:

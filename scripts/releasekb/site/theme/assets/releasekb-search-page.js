@@ -109,15 +109,15 @@
 
   function showCount() {
     if (!latest || typeof latest.matches !== "number" || latest.query !== box.value || !latest.query.trim()) return;
-    const translations = settings().translations;
+    const translations = settings().translations || {};
     const count = latest.matches;
     const text =
       count === 0
         ? translations["search.result.none"]
         : count === 1
           ? translations["search.result.one"]
-          : translations["search.result.other"].replace("#", count);
-    if (meta.textContent !== text) meta.textContent = text;
+          : (translations["search.result.other"] || "").replace("#", count);
+    if (text && meta.textContent !== text) meta.textContent = text;
   }
   new MutationObserver(showCount).observe(meta, { childList: true, characterData: true, subtree: true });
 

@@ -35,7 +35,7 @@
   const observer = new ResizeObserver((entries) => {
     for (const { target } of entries) {
       const box = target.closest(".rkb-scroll");
-      box.tabIndex = box.scrollWidth > box.clientWidth ? 0 : -1;
+      if (box) box.tabIndex = box.scrollWidth > box.clientWidth ? 0 : -1;
     }
   });
   for (const box of boxes) {
@@ -286,9 +286,13 @@
       const visible = index >= first && index <= last;
       section.hidden = !visible;
       if (visible) shown += 1;
-      // The table of contents lists only the sections shown.
-      const tocLink = document.querySelector(`.md-nav--secondary a[href="#${section.querySelector("h2").id}"]`);
-      if (tocLink) tocLink.closest("li").hidden = !visible;
+      // The table of contents lists only the sections shown. Its markup is the theme's, which a
+      // site may override (a `toc-item.html` without <li>): the entry is the link's list item
+      // when there is one, else the link itself, and a table of contents that is not there at
+      // all leaves the sections shown as they are.
+      const heading = section.querySelector("h2[id]");
+      const tocLink = heading && document.querySelector(`.md-nav--secondary a[href="#${CSS.escape(heading.id)}"]`);
+      if (tocLink) (tocLink.closest(".md-nav--secondary li") || tocLink).hidden = !visible;
     });
     const template = shown === 1 ? output.dataset.templateOne : output.dataset.template;
     const summary = shown
@@ -333,7 +337,8 @@
   }
   for (const section of sections) section.hidden = section !== current;
   document.documentElement.lang = current.lang;
-  document.title = current.querySelector("h1").textContent;
+  const heading = current.querySelector("h1");
+  if (heading) document.title = heading.textContent;
   speak(JSON.parse(current.dataset.chrome || "{}"));
 
   // The page around the message in the language of the address too: the site's name, the
