@@ -90,7 +90,7 @@ def with_labels(project: Path, colours: dict[str, str] | None = None) -> Path:
 @pytest.fixture(scope="module")
 def labelled_site(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("labels")
-    result = run_releasekb(folder, "init", "kb", "--product", "Acme")
+    result = run_releasekb(folder, "init", "kb", "--product", "Acme", "--languages", "en,zh")
     assert result.returncode == 0, result.stdout + result.stderr
     project = with_labels(folder / "kb", {"alpha": TEAM_COLOUR})
     return build(project)
@@ -139,7 +139,7 @@ def test_many_labels_all_get_distinct_colours():
     ],
 )
 def test_a_colour_that_is_not_hex_is_a_located_error(tmp_path, colour, message):
-    result = run_releasekb(tmp_path, "init", "kb", "--product", "Acme")
+    result = run_releasekb(tmp_path, "init", "kb", "--product", "Acme", "--languages", "en,zh")
     assert result.returncode == 0, result.stderr
     project = with_labels(tmp_path / "kb", {"alpha": colour})
     problems = problems_of(project / "releases")
@@ -149,7 +149,7 @@ def test_a_colour_that_is_not_hex_is_a_located_error(tmp_path, colour, message):
 
 
 def test_two_labels_of_one_colour_are_an_error(tmp_path):
-    result = run_releasekb(tmp_path, "init", "kb", "--product", "Acme")
+    result = run_releasekb(tmp_path, "init", "kb", "--product", "Acme", "--languages", "en,zh")
     assert result.returncode == 0, result.stderr
     project = with_labels(tmp_path / "kb", {"ga": "#2E7D32", "alpha": "#2e7d32"})
     problems = problems_of(project / "releases")

@@ -224,7 +224,7 @@ class Source(Strict):
         description="`original`: the notes as published; `translation`: a translation of them; `report`: an "
         "article about the release written by someone else (a news story), not a translation."
     )
-    lang: Language = Field(description="The language the source is written in: a language code (`en`, `zh`, `ja`, ...).")
+    lang: Language = Field(description="The language it is written in, a code such as `en` or `zh`.")
     url: Url | None = Field(None, description="Its address, `http(s)://` only; leave it out when it has none.")
     credit: NonEmptyText | None = Field(None, description="Who wrote or translated it, when the page credits them.")
 

@@ -83,9 +83,9 @@ def output_paths(catalog: Catalog, lang: str, site_url: str, *, section: bool = 
     """The paths `outputs` writes, without making them: the addresses a site's own files must
     leave free."""
     paths = {badge_path(feature.id) for feature in catalog.features.values()} | {INVENTORY}
-    if lang == DEFAULT_LANGUAGE or not section:
+    if lang == catalog.default_language or not section:
         paths.add(FEED)
-    if lang == DEFAULT_LANGUAGE and not section:
+    if lang == catalog.default_language and not section:
         paths.update(api_files(catalog, site_url))
     return paths
 
