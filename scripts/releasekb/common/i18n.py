@@ -7,29 +7,30 @@ The first language is the default and is served at the site root.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-import yaml
+from releasekb.common.formatting import format_number
+from releasekb.common.locales import PACKAGE_LOCALES, Strings, load_catalogue, plural_text
 
 LANGUAGES = ("en", "zh")
 DEFAULT_LANGUAGE = LANGUAGES[0]
-LOCALES_DIR = Path(__file__).parent / "locales"
+LOCALES_DIR = PACKAGE_LOCALES  # the catalogues the package ships
 
 
-@cache
-def interface_strings(lang: str) -> dict[str, str]:
-    """Interface strings for one language; every language must define the same keys."""
-    with open(LOCALES_DIR / f"{lang}.yaml", encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+def interface_strings(lang: str, data_dir: Path | None = None) -> Strings:
+    """Interface strings for one language: the package's catalogue (locales/<lang>.yaml), with
+    the team's own file of that language (data_dir/locales/<lang>.yaml) merged over it when the
+    knowledge base's data folder is given (see locales.py). Raises DataError for a team file
+    with a missing or unknown key, and for a language no catalogue has."""
+    return load_catalogue(lang, data_dir)
 
 
-def count_text(strings: dict[str, str], key: str, count: int) -> str:
-    """A count in words: the string `key` ("{count} additions"), or `key_one` for one
-    ("1 addition") when the language has it."""
-    if count == 1 and f"{key}_one" in strings:
-        return strings[f"{key}_one"]
-    return strings[key].format(count=count)
+def count_text(strings: Strings, key: str, count: int) -> str:
+    """A count in words ("1 addition", "2 additions", "2 项扩展"): the form of the text `key` the
+    language's CLDR plural rules choose for the count, the count written as the language writes
+    numbers."""
+    lang = getattr(strings, "lang", DEFAULT_LANGUAGE)
+    return plural_text(lang, strings[key], count).format(count=format_number(lang, count))
 
 
 def url_prefix(lang: str) -> str:

@@ -26,8 +26,9 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from releasekb.common.dates import parse_date
+from releasekb.common.formatting import format_release_date
 from releasekb.common.i18n import LANGUAGES, count_text, interface_strings, url_prefix
+from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
 from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect
@@ -474,6 +475,7 @@ class _PageHelpers:
             "label": self.label,
             "parens": self.parens,
             "count": self.count,
+            "plural_form": self.plural_form,
         }
 
     def label(self, text: object) -> Markup:
@@ -519,10 +521,16 @@ class _PageHelpers:
         return permanent_url(self.site_url, self.url_lang, page_url(to_path))
 
     def format_date(self, text: str) -> str:
-        date = parse_date(text)
-        key = "date_month" if date.day is None else "date_day"
-        month_name = self.strings["months"].split()[date.month - 1]
-        return self.strings[key].format(year=date.year, month=date.month, day=date.day or "", month_name=month_name)
+        """A release date in this language's long form (October 27, 2020; 2020年10月27日)."""
+        return format_release_date(self.lang, text)
+
+    def plural_form(self, key: str, count: int | None = None) -> str:
+        """The unformatted form of a plural text for a count (None: the `other` form), for a
+        script that fills it in (releasekb.js picks the form for 1 or the other one)."""
+        value = self.strings[key]
+        if count is None:
+            return value["other"] if isinstance(value, dict) else value
+        return plural_text(self.lang, value, count)
 
     def badge(self, level) -> Markup:
         if level is None:

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from releasekb.common.cjk import HAN, is_all_han
 from releasekb.common.i18n import LANGUAGES, interface_strings, url_prefix
+from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
@@ -178,7 +179,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
         "filters": {name: sorted({name, strings[key].lower()}) for name, key in FILTERS.items()},
         "shown": RESULTS_SHOWN,
         "more_url": page_url(FEATURES_INDEX),
-        "strings": {key: strings[key] for key in _WORKER_STRINGS},
+        "strings": worker_strings(strings),
         # A query of filters alone is a list of features: the features index shows it, with its
         # own filters (?stability=beta&release=1.5&area=mobile), by key.
         "features_filters": {"level": "stability", "release": "release", "area": "area"},
@@ -191,8 +192,22 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
 
 
 _WORKER_STRINGS = ("search_more_title", "search_more_text", "search_unknown_filter", "search_filters_only_title")
-_WORKER_STRINGS += ("search_filters_only_text", "search_other_language_one", "search_other_language")
-_WORKER_STRINGS += ("search_other_language_text", "as_of")
+_WORKER_STRINGS += ("search_filters_only_text", "search_other_language", "search_other_language_text", "as_of")
+
+
+_WORKER_PLURALS = ("search_other_language",)
+
+
+def worker_strings(strings: Strings) -> dict[str, str]:
+    """The strings the search worker shows. A plural text is given as the worker picks it, by
+    `count === 1`: `key` is its `other` form, `key_one` its form for 1 (the same text in a
+    language with one form)."""
+    given = {key: strings[key] for key in _WORKER_STRINGS}
+    for key in _WORKER_PLURALS:
+        value = strings[key]
+        given[key] = value["other"] if isinstance(value, dict) else value
+        given[f"{key}_one"] = plural_text(strings.lang, value, 1)
+    return given
 
 
 def search_hint(catalog: Catalog, lang: str) -> str:
