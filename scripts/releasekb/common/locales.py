@@ -167,8 +167,12 @@ def read_team_file(path: Path, lang: str, *, complete: bool) -> tuple[Catalogue,
     shown = str(path)
     problem = _Problems(shown)
     if not is_cldr_language(lang):
-        problem.at(1, "(document)", f"'{lang}' (the file's name) is not a language code CLDR knows: name the file "
-                   "after one, such as fr.yaml or pt-BR.yaml")
+        problem.at(
+            1,
+            "(document)",
+            f"'{lang}' (the file's name) is not a language code CLDR knows: name the file "
+            "after one, such as fr.yaml or pt-BR.yaml",
+        )
         return {}, problem.found
     try:
         text = read_regular_text(path, MAX_CATALOGUE_BYTES)

@@ -186,7 +186,7 @@ class ReleaseKBPlugin(BasePlugin):
         # templates (the 404 page, served at any depth) see these; pages get their own.
         root_path = urlsplit(self.root_url).path or "/"
         alternates = config.extra.get("alternate") or [
-            {"name": interface_strings(other)["language_name"], "lang": other} for other in LANGUAGES
+            {"name": interface_strings(other, self.data_dir)["language_name"], "lang": other} for other in LANGUAGES
         ]
         config.extra["alternate"] = [
             {**alternate, "link": root_path + url_prefix(alternate["lang"])}
@@ -194,14 +194,16 @@ class ReleaseKBPlugin(BasePlugin):
             else alternate
             for alternate in alternates
         ]
-        config.extra["releasekb_not_found"] = not_found_page(self.root_url)  # read by the theme's 404.html
+        config.extra["releasekb_not_found"] = not_found_page(
+            self.root_url, self.data_dir
+        )  # read by the theme's 404.html
         generated = self._generate(config)
         # The product's and the site's names come from project.yaml only: another product changes
         # its data folder, not the MkDocs configurations, and gets its own names in every title.
         # Themes print both into HTML as they are (Material's header and navigation, in text and in
         # attributes: `aria-label="{{ config.site_name }}"`): they are given as escaped HTML, Markup,
         # which the templates' `| e` leaves as it is.
-        strings = interface_strings(lang)
+        strings = interface_strings(lang, self.data_dir)
         config.site_name = Markup.escape(generated.catalog.site_name[lang])
         description = strings["site_description"].format(product=generated.catalog.product_name[lang])
         config.site_description = Markup.escape(description)

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from releasekb.common.formatting import format_release_date
+from releasekb.common.formatting import format_number, format_release_date
 from releasekb.common.i18n import LANGUAGES, count_text, interface_strings, url_prefix
 from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
@@ -186,7 +186,7 @@ def heading(level: int, text: object, anchor: str) -> Markup:
 _MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]](?![^<>]*>)")
 
 
-def not_found_page(root_url: str) -> dict:
+def not_found_page(root_url: str, data_dir: Path | None = None) -> dict:
     """What the 404 page (docs/overrides/404.html) needs. Static hosts answer every missing
     address with the root 404.html, so it carries every language (its script shows the one of
     the address) and absolute links from the site's root path."""
@@ -198,7 +198,7 @@ def not_found_page(root_url: str) -> dict:
             {
                 "lang": lang,
                 "prefix": url_prefix(lang),
-                "t": interface_strings(lang),
+                "t": interface_strings(lang, data_dir),
                 "home": home,
                 "search": home + page_url(FEATURES_INDEX),
                 "links": [
@@ -299,7 +299,7 @@ def render_pages(
     url_lang: the language whose address prefix permanent links take (default: lang); a
     section of another site (plugin.py) has its pages at the section's root in any language."""
     env = environment()
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     texts, links, badges = {}, {}, {}
     rows = Rows() if rows is None else rows
     for page in pages(catalog):
@@ -369,7 +369,7 @@ def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
 def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
     """{path: title} of the index pages, as their templates' headings say them in a language:
     the 404 page names the navigation in every language (test_render checks the two agree)."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     return {
         urls.HOME: catalog.site_name[lang],
         urls.RELEASES_INDEX: strings["releases_title"],
@@ -476,6 +476,7 @@ class _PageHelpers:
             "parens": self.parens,
             "count": self.count,
             "plural_form": self.plural_form,
+            "number": self.number,
         }
 
     def label(self, text: object) -> Markup:
@@ -523,6 +524,10 @@ class _PageHelpers:
     def format_date(self, text: str) -> str:
         """A release date in this language's long form (October 27, 2020; 2020年10月27日)."""
         return format_release_date(self.lang, text)
+
+    def number(self, value: int) -> str:
+        """A count as this language writes numbers (12,345)."""
+        return format_number(self.lang, value)
 
     def plural_form(self, key: str, count: int | None = None) -> str:
         """The unformatted form of a plural text for a count (None: the `other` form), for a

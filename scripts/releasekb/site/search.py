@@ -133,7 +133,7 @@ def page_facts(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], 
     release that badge is stated as of, and how many features are parts of it (an umbrella
     feature ranks above its parts, see releasekb-search.js). No query can name these filters:
     they are not in FILTERS."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     result: dict[str, tuple[tuple[str, str], ...]] = {}
     for feature in catalog.features.values():
         facts = []
@@ -155,7 +155,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
     """What the search worker needs besides the index: where the bundle is (relative to the
     worker), the filters' names, the ranking, the other language's bundle (a query that finds
     nothing here offers its results there), and the strings it shows."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     worker_dir = posixpath.dirname(url_prefix(lang) + SEARCH_WORKER)
     others = [other for other in LANGUAGES if other != lang]
     return {
@@ -167,7 +167,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
         "other": [
             {
                 "lang": other,
-                "name": interface_strings(other)["language_name"],
+                "name": interface_strings(other, catalog.data_dir)["language_name"],
                 "bundle": posixpath.relpath(url_prefix(other) + SEARCH_BUNDLE, worker_dir) + "/",
                 "segmented": other in SEGMENTED_LANGUAGES,
                 # the other language's home, from this language's (Material's base): Material
@@ -212,7 +212,7 @@ def worker_strings(strings: Strings) -> dict[str, str]:
 
 def search_hint(catalog: Catalog, lang: str) -> str:
     """The search box's prompt, with filters the reader can type taken from this site's data."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     levels = [key for key, level in catalog.levels.items() if level.rank is not None] or list(catalog.levels)
     examples = {
         "level": levels[min(1, len(levels) - 1)],  # the second most stable level: "beta" rather than "stable"
