@@ -16,6 +16,7 @@ writes a plain string.
 
 from __future__ import annotations
 
+import json
 import os
 import string
 from functools import cache, lru_cache
@@ -161,6 +162,15 @@ def leaf_keys(catalogue: Catalogue, prefix: str = "") -> dict[str, object]:
 # --------------------------------------------------------------------------- a team's file
 
 
+def team_catalogue_problems(data_dir: Path) -> list[Problem]:
+    """The problems of every catalogue in a data folder's locales/ (`validate` reports them with
+    the data's, whether or not the site uses that language yet)."""
+    problems = []
+    for lang in team_languages(data_dir):
+        problems += read_team_file(team_file(data_dir, lang), lang, complete=lang not in package_languages())[1]
+    return problems
+
+
 def read_team_file(path: Path, lang: str, *, complete: bool) -> tuple[Catalogue, list[Problem]]:
     """A team's catalogue and its problems: every key must be one of the English catalogue's, with
     only its placeholders; `complete` (a language the package does not ship): every key present."""
@@ -184,6 +194,8 @@ def read_team_file(path: Path, lang: str, *, complete: bool) -> tuple[Catalogue,
     except _Refused as refused:
         problem.at(refused.line, "(document)", refused.message)
         return {}, problem.found
+    if node is None:  # comments only: a starter file with nothing uncommented yet
+        node = yaml.MappingNode("tag:yaml.org,2002:map", [])
     if not isinstance(node, yaml.MappingNode):
         problem.at(1, "(document)", "must be a mapping of keys to texts, as the package's en.yaml is")
         return {}, problem.found
@@ -246,7 +258,7 @@ class _Checker:
         if self.complete:
             for key in reference:
                 if key not in catalogue and not any(str(k.value) == key for k, _ in node.value):
-                    line = node.start_mark.line + 1
+                    line = node.start_mark.line + 1 if node.start_mark else 1
                     self.problems.at(
                         line,
                         prefix + key,
@@ -299,3 +311,62 @@ class _Checker:
             self.problems.at(node.start_mark.line + 1, where, "a plural text needs its `other` form")
             return None
         return forms
+
+
+# --------------------------------------------------------------------------- a starter file
+
+_STARTER_NEW = """\
+# Interface strings of the '{lang}' site, started by `releasekb locale {lang}`.
+# Every key of the package's catalogues is here, with its English text marked TODO: the site
+# builds at once, and `grep -n TODO {name}` lists what is left to translate. Keep each
+# {{placeholder}} (a text may leave one out, never add one); a text that depends on a count
+# has one form per plural category of the language (CLDR: one, few, many, other...).
+"""
+_STARTER_OVERRIDE = """\
+# Changes to the package's '{lang}' interface strings, started by `releasekb locale {lang}`.
+# Every key is listed, commented out, with the package's text: uncomment the ones to change
+# (with the keys above them, for a key under `check:`) and edit their text. The keys left
+# commented keep the package's text, and take its corrections when ReleaseKB is upgraded.
+"""
+
+
+def starter_text(lang: str) -> str:
+    """A team file listing every key: for a language the package ships, each commented out with
+    the package's text; for a new one, each with the English text marked TODO."""
+    shipped = lang in package_languages()
+    header = (_STARTER_OVERRIDE if shipped else _STARTER_NEW).format(lang=lang, name=f"{lang}.yaml")
+    source = _package(lang) if shipped else _package(REFERENCE_LANGUAGE)
+    lines = _starter_lines(_package(REFERENCE_LANGUAGE), source, lang, 0, shipped)
+    return header + "\n".join(lines) + "\n"
+
+
+def _starter_lines(reference: Catalogue, source: Catalogue, lang: str, depth: int, shipped: bool) -> list[str]:
+    lines, pad = [], "  " * depth
+    mark, todo = ("# ", "") if shipped else ("", "  # TODO translate")
+    for key, reference_value in reference.items():
+        if isinstance(reference_value, dict) and not is_plural(reference_value):
+            lines.append(f"{mark}{pad}{key}:")
+            lines += _starter_lines(reference_value, source.get(key, {}), lang, depth + 1, shipped)
+            continue
+        value = source.get(key, reference_value)
+        if not shipped and is_plural(value):
+            value = _forms_of(lang, value)
+        if isinstance(value, dict):
+            lines.append(f"{mark}{pad}{key}:{todo}")
+            lines += [f"{mark}{pad}  {category}: {_quoted(text)}" for category, text in value.items()]
+        else:
+            lines.append(f"{mark}{pad}{key}: {_quoted(value)}{todo}")
+    return lines
+
+
+def _forms_of(lang: str, english: dict[str, str]) -> str | dict[str, str]:
+    """An English plural text as the forms `lang` has: a plain text for a language with one form."""
+    categories = [category for category in PLURAL_CATEGORIES if category in plural_categories(lang)]
+    if categories == ["other"]:
+        return english["other"]
+    return {category: english.get(category, english["other"]) for category in categories}
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is YAML's)."""
+    return json.dumps(text, ensure_ascii=False)

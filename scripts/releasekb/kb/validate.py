@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from releasekb.common.i18n import LANGUAGES
+from releasekb.common.locales import team_catalogue_problems
 from releasekb.common.problems import DataError, Problem, not_one_of, suggest
 from releasekb.common.versions import version_key
 from releasekb.kb import rules, translations
@@ -259,6 +260,7 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
     lock_display = display_path(data_dir / translations.LOCK_FILE)
     records, lock_problems = translations.read_records(read.files.get(translations.LOCK_FILE), lock_display)
     problems.extend(lock_problems)
+    problems.extend(team_catalogue_problems(data_dir))  # the team's interface strings (locales/)
     releases.sort(key=lambda r: version_key(r.record.version))
     complete = not problems and len(releases) == len(names)
     data = ValidatedData(project, project_document, tuple(releases), complete, records)
