@@ -11,8 +11,8 @@ import sys
 
 import pytest
 import yaml
-from helpers import FIXTURE_RELEASES, catalog_of, problems_of
 
+from helpers import FIXTURE_RELEASES, catalog_of, problems_of
 from releasekb.cli import main
 from releasekb.common.formatting import format_number, format_release_date, plural_categories
 from releasekb.common.i18n import count_text, interface_strings

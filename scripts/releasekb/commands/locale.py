@@ -22,7 +22,6 @@ def add_arguments(subparsers, shared) -> None:
     locale.add_argument("lang", help="a language code CLDR knows, e.g. ja, fr or pt-BR")
 
 
-
 def run(args) -> int:
     from releasekb.common import atomic
     from releasekb.common.formatting import is_cldr_language
