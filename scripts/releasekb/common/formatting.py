@@ -9,7 +9,7 @@ adding a language writes translations, not rules.
 from __future__ import annotations
 
 import datetime
-from functools import cache
+from functools import cache, lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_skeleton
@@ -55,11 +55,13 @@ def plural_category(lang: str, count: int) -> str:
     return babel_locale(lang).plural_form(count)
 
 
+@lru_cache(maxsize=4096)  # pages print the same few counts and dates thousands of times
 def format_number(lang: str, number: int) -> str:
     """A count as the language writes it: 12,345 in English, 12 345 in French."""
     return format_decimal(number, locale=babel_locale(lang))
 
 
+@lru_cache(maxsize=4096)
 def format_release_date(lang: str, text: str) -> str:
     """A release date ('2020-10-27', or '2017-08' when only the month is known) in the language's
     long form: 'October 27, 2020', '2020年10月27日'; 'August 2017', '2017年8月'."""
