@@ -239,25 +239,27 @@ class _Checker:
 
     def mapping(self, node: yaml.MappingNode, reference: Catalogue, prefix: str) -> Catalogue:
         catalogue: Catalogue = {}
+        seen: set[str] = set()  # the keys given, a key whose text has a problem too
         for key_node, value_node in node.value:
             key, line = str(key_node.value), key_node.start_mark.line + 1
             where = prefix + key
             if not isinstance(key_node, yaml.ScalarNode):
                 self.problems.at(line, prefix.rstrip(".") or "(document)", "a key must be a plain name")
-            elif key in catalogue:
+            elif key in seen:
                 self.problems.at(line, where, "the key appears twice; keep one")
             elif key not in reference:
                 choices = reference.keys()
                 self.problems.at(
-                    line, where, f"unknown key (not one of the English catalogue's){suggest(key, choices)}"
+                    line, where, f"unknown key: the package's catalogues have no such key{suggest(key, choices)}"
                 )
             else:
                 value = self.value(value_node, reference[key], where)
                 if value is not None:
                     catalogue[key] = value
+            seen.add(key)
         if self.complete:
             for key in reference:
-                if key not in catalogue and not any(str(k.value) == key for k, _ in node.value):
+                if key not in seen:
                     line = node.start_mark.line + 1 if node.start_mark else 1
                     self.problems.at(
                         line,
