@@ -28,6 +28,8 @@ from releasekb.common.locales import (
 )
 from releasekb.common.problems import DataError
 from releasekb.kb.urls import UPGRADE
+from releasekb.kb.validate import read_files
+from releasekb.site.generate import LanguagePages
 from releasekb.site.render import render_pages
 
 SHIPPED = ("en", "ja", "zh")
@@ -251,3 +253,16 @@ def test_locale_refuses_an_existing_file_and_a_code_that_is_no_language(data, ca
     assert main(["--data", str(data), "locale", "klingon"]) == 2
     assert "'klingon' is not a language code CLDR knows" in capsys.readouterr().err
     assert not (data / "locales" / "klingon.yaml").exists()
+
+
+def test_an_edited_team_file_renders_every_page_again_under_serve(data, tmp_path):
+    """A language process (serve) keeps its pages between builds and renders only what a data edit
+    changed; the data's fingerprint does not cover locales/, so an edited string renders all."""
+    pages = LanguagePages()
+    docs = tmp_path / "docs"
+    page = docs / "en" / "releases" / "1.0.md"
+    pages.generate_once(read_files(data), docs, "", "en")
+    assert "Released" in page.read_text(encoding="utf-8")
+    (data / "locales" / "en.yaml").write_text('released: "Out on"\n')
+    pages.generate_once(read_files(data), docs, "", "en")
+    assert "Out on" in page.read_text(encoding="utf-8")

@@ -69,6 +69,12 @@ def team_languages(data_dir: Path | None) -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in folder.glob("*.yaml")))
 
 
+def team_signature(data_dir: Path) -> tuple[tuple[str, tuple[int, int] | None], ...]:
+    """What tells the team's catalogues from those read before: `serve` renders every page again
+    when a string changes (the data files' fingerprint does not cover them)."""
+    return tuple((lang, _signature(team_file(data_dir, lang))) for lang in team_languages(data_dir))
+
+
 def known_languages(data_dir: Path | None = None) -> tuple[str, ...]:
     """Every language that has interface strings: the package's catalogues, and those of the
     team's data folder when given (sorted, no duplicates). A site may use exactly these

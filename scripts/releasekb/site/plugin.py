@@ -48,6 +48,7 @@ from mkdocs.utils import get_markdown_title, get_relative_url
 from mkdocs.utils import meta as markdown_meta
 
 from releasekb.common.i18n import DEFAULT_LANGUAGE, LANGUAGES, interface_strings, url_prefix
+from releasekb.common.locales import team_signature
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
@@ -237,7 +238,7 @@ class ReleaseKBPlugin(BasePlugin):
     def _load_section(self, config: MkDocsConfig) -> None:
         """A section's pages, rendered in memory once per data version."""
         data = read_files(self.data_dir)
-        made_from = (data.fingerprint, self.section, self.lang, self._section_url())
+        made_from = (data.fingerprint, team_signature(self.data_dir), self.section, self.lang, self._section_url())
         if made_from == self._section_made_from:
             return
         try:
