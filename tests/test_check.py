@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import string
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +27,7 @@ from releasekb.check.records import CallCondition
 from releasekb.cli import main
 from releasekb.common import safe_text
 from releasekb.common.i18n import interface_strings
+from releasekb.common.locales import placeholders
 from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.pipeline import load_catalog
 from releasekb.site import publish
@@ -654,8 +654,9 @@ def test_interface_strings_exist_in_both_languages():
     assert messages.explained(steps, "zh") == "'F' 来自第 3 行的 `F = torch.fft`；由 `import torch` 导入"
 
 
-def _placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+def _placeholders(template: str | dict[str, str]) -> set[str]:
+    """The placeholders of a text, or of every form of a plural one ({one: ..., other: ...})."""
+    return placeholders(template)
 
 
 def test_every_check_string_has_the_same_placeholders_in_every_language():

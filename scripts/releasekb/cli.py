@@ -19,6 +19,7 @@ from releasekb.commands import (
     check,
     contract,
     init,
+    locale,
     new,
     query,
     schema,
@@ -32,7 +33,7 @@ from releasekb.common.safe_text import visible
 from releasekb.site.engine import EngineError, select
 
 # The commands, in the order `releasekb --help` lists them.
-COMMANDS = (init, validate, translations, schema, build, serve, bench, query, contract, new, check)
+COMMANDS = (init, validate, translations, schema, build, serve, bench, query, contract, new, locale, check)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,7 @@ from releasekb.check.findings import CheckUsage, Finding, Report
 from releasekb.check.messages import check_strings
 from releasekb.check.source import real_file, source_lines
 from releasekb.common.atomic import write_text
+from releasekb.common.locales import plural_text
 from releasekb.common.regular_files import NotReadable, read_regular_text
 
 FORMAT = "releasekb-check-baseline"
@@ -74,7 +75,7 @@ def write_baseline(report: Report, file: Path) -> set[tuple]:
 
 def written_line(count: int, file: Path, lang: str) -> str:
     t = STRINGS[lang]
-    return t["written"].format(count=count, word=t["finding_one"] if count == 1 else t["finding_many"], file=file)
+    return t["written"].format(count=count, word=plural_text(lang, t["findings_word"], count), file=file)
 
 
 def read_baseline(file: Path) -> set[tuple]:

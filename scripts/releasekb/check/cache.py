@@ -31,6 +31,7 @@ from releasekb.check.scan.jobs import CACHEABLE
 from releasekb.check.scan.reading import opened_regular
 from releasekb.common.atomic import WriteFailed, write_text
 from releasekb.common.cache_folder import CACHE_FOLDER
+from releasekb.common.locales import plural_text
 from releasekb.common.regular_files import read_regular_text
 
 FOLDER = CACHE_FOLDER
@@ -237,7 +238,7 @@ def stats_line(cache: ScanCache | None, lang: str, scanned_without_cache: int = 
     """How many files the scanner read and how many came from the cache (--stats)."""
     t = STRINGS[lang]
     scanned = cache.scanned if cache else scanned_without_cache
-    word = t["file_one"] if scanned == 1 else t["file_many"]
+    word = plural_text(lang, t["files_word"], scanned)
     if cache is None:
         return t["stats_off"].format(scanned=scanned, word=word)
     return t["stats"].format(scanned=scanned, word=word, reused=cache.reused, folder=cache.folder)

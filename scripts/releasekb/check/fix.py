@@ -24,6 +24,7 @@ from releasekb.check.messages import check_strings
 from releasekb.check.scan.reading import read_regular
 from releasekb.check.source import LINE_END, UTF8_BOM, real_file
 from releasekb.common.atomic import write_text
+from releasekb.common.locales import plural_text
 
 STRINGS = check_strings("fix")  # common/locales/<lang>.yaml, `check.fix`
 
@@ -182,9 +183,9 @@ def summary(result: FixResult, lang: str, location) -> list[str]:
     lines = [
         t["fixed"].format(
             uses=uses,
-            uses_word=t["use_one"] if uses == 1 else t["use_many"],
+            uses_word=plural_text(lang, t["uses_word"], uses),
             files=files,
-            files_word=t["file_one"] if files == 1 else t["file_many"],
+            files_word=plural_text(lang, t["files_word"], files),
         )
     ]
     if result.left:

@@ -23,6 +23,7 @@ from releasekb.check.findings import (
 )
 from releasekb.check.messages import explained
 from releasekb.common import atomic
+from releasekb.common.locales import plural_text
 from releasekb.common.safe_text import github_command, github_log_line, json_escaped, visible
 from releasekb.kb.check_schema import SCHEMA_VERSION
 
@@ -243,7 +244,7 @@ def summary_line(report: Report) -> str:
     counts = t["list_separator"].join(t[f"count_{kind}"].format(n=n) for kind, n in report.counts().items())
     line = t["summary"].format(
         files=report.files_checked,
-        files_word=t["files_word_one"] if report.files_checked == 1 else t["files_word_many"],
+        files_word=plural_text(report.options.lang, t["files_word"], report.files_checked),
         skipped=report.files_skipped,
         counts=counts,
         suppressed=report.suppressed,

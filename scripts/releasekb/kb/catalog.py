@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 from releasekb.common.i18n import interface_strings
 from releasekb.kb.dataset import ValidatedData
@@ -610,6 +611,9 @@ class Catalog:
     code_roots: dict[str, list[str]] = field(default_factory=dict)
     code_files: dict[str, list[str]] = field(default_factory=dict)  # language -> --include patterns
     site_url: str = ""  # the knowledge base's public address (project.yaml), for `check`'s links
+    # the data folder, whose locales/<lang>.yaml are the team's own interface strings
+    # (common/locales.py): every page, feed and badge of this catalog takes its strings with it
+    data_dir: Path | None = None
 
     def __repr__(self) -> str:
         return f"<Catalog of {len(self.releases)} releases, {len(self.features)} features>"
@@ -703,7 +707,8 @@ def build_catalog(data: ValidatedData) -> Catalog:
     """Build the cross-version model from validated data (ordered by version)."""
     project = data.project
     languages = tuple(project.languages)
-    unlabeled_strings = {lang: interface_strings(lang) for lang in languages}
+    data_dir = data.project_document.path.parent
+    unlabeled_strings = {lang: interface_strings(lang, data_dir) for lang in languages}
     levels = {
         key: Level(key, label.rank, _text(label.name, languages), _text(label.description, languages), label.colour)
         for key, label in sorted(project.stability.labels.items(), key=lambda kv: -kv[1].rank)
@@ -724,6 +729,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         code_roots={lang: list(roots) for lang, roots in project.code.roots.items()} if project.code else {},
         code_files={lang: list(files) for lang, files in project.code.files.items()} if project.code else {},
         site_url=project.site_url or "",
+        data_dir=data_dir,
     )
     stale = stale_entry_keys(data)
     for loaded in data.releases:

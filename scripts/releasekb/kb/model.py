@@ -522,11 +522,13 @@ class CodeConfig(Strict):
     )
 
 
-def _language_codes(languages: list[str]) -> list[str]:
+def _language_codes(languages: list[str], info: ValidationInfo) -> list[str]:
+    data_dir = (info.context or {}).get("data_dir")  # a team's own locales/<lang>.yaml count too
     for lang in languages:
-        if not has_interface_strings(lang):
+        if not has_interface_strings(lang, data_dir):
             raise ValueError(
-                f"'{lang}' is not a language the site has interface strings for ({', '.join(known_languages())})"
+                f"'{lang}' is not a language the site has interface strings for "
+                f"({', '.join(known_languages(data_dir))}; `releasekb locale {lang}` starts its file)"
             )
     repeated = sorted({lang for lang in languages if languages.count(lang) > 1})
     if repeated:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from releasekb.common.cjk import display_width
 from releasekb.common.i18n import interface_strings
+from releasekb.common.locales import Strings
 from releasekb.common.safe_text import github_log_line, json_escaped, visible
 from releasekb.kb import api
 from releasekb.kb.catalog import Catalog, Feature, LevelInEffect, Release
@@ -73,12 +74,13 @@ def print_table(features: list[Feature], lang: str, as_of: Release | None = None
     """A row per feature: its level as of `as_of` (default: the latest release), with where it
     comes from when not that release's own statement, and since when it has had it."""
     rows = [("id", "level", "since", "area", "title")]
+    strings = interface_strings(lang, features[0].first.release.catalog.data_dir) if features else None
     for feature in features:
         state = feature.level_as_of(as_of) if as_of else feature.current
         since = feature.level_since_as_of(as_of) if state else None
         cells = (
             feature.id,
-            _level_text(state, lang),
+            _level_text(state, lang, strings),
             since.version if since else "-",
             feature.area.name[lang],
             feature.title[lang],
@@ -90,9 +92,9 @@ def print_table(features: list[Feature], lang: str, as_of: Release | None = None
         print(github_log_line("  ".join([*cells, row[-1]])))
 
 
-def _level_text(state: LevelInEffect | None, lang: str) -> str:
+def _level_text(state: LevelInEffect | None, lang: str, strings: Strings) -> str:
     """A level in effect, and where it comes from when not its release's own statement."""
     if state is None:
         return "-"
-    note = state.provenance(interface_strings(lang), short=True)
+    note = state.provenance(strings, short=True)
     return f"{state.level.name[lang]} {note}" if note else state.level.name[lang]

@@ -8,6 +8,7 @@ Nothing here raises on the first problem: a run reports all of them, sorted.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from releasekb.common.i18n import has_interface_strings, language_name
+from releasekb.common.locales import team_catalogue_problems
 from releasekb.common.problems import DataError, Problem, not_one_of, suggest
 from releasekb.common.regular_files import read_regular_file
 from releasekb.common.versions import version_key
@@ -141,7 +143,12 @@ def load_project(data_dir: Path) -> ProjectFile:
     if (missing := missing_project(data_dir)) is not None:
         raise missing
     problems: list[Problem] = []
-    _, project = _load_record(Path(data_dir) / PROJECT_FILE, ProjectFile, problems, context_for=project_context)
+    _, project = _load_record(
+        Path(data_dir) / PROJECT_FILE,
+        ProjectFile,
+        problems,
+        context_for=functools.partial(project_context, data_dir=Path(data_dir)),
+    )
     if problems or project is None:
         raise DataError(problems)
     return project
@@ -269,6 +276,7 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
         read.files.get(translations.LOCK_FILE), lock_display, project.languages
     )
     problems.extend(lock_problems)
+    problems.extend(team_catalogue_problems(data_dir))  # the team's interface strings (locales/)
     releases.sort(key=lambda r: version_key(r.record.version))
     complete = not problems and len(releases) == len(names)
     data = ValidatedData(project, project_document, tuple(releases), complete, records)
@@ -289,19 +297,19 @@ def project_languages(data_dir: Path) -> tuple[str, ...]:
         data = yaml.safe_load(content)
     except (OSError, yaml.YAMLError, UnicodeDecodeError):
         data = None
-    languages = context_languages(project_context(data))
-    if len(set(languages)) != len(languages) or not all(map(has_interface_strings, languages)):
+    languages = context_languages(project_context(data, data_dir))
+    if len(set(languages)) != len(languages) or not all(has_interface_strings(lang, data_dir) for lang in languages):
         return context_languages(None)  # wrong: reported by the validation, at its line
     return languages
 
 
-def project_context(data: Any) -> dict:
+def project_context(data: Any, data_dir: Path | None = None) -> dict:
     """The languages project.yaml's own texts are written in: those it names (when `languages`
     is a list of texts; a wrong one is reported by the model), else those of a project.yaml
     without the key (model.context_languages)."""
     data = data if isinstance(data, dict) else {}
     languages = data.get("languages")
-    context = {"untranslated": data.get("untranslated")}
+    context = {"untranslated": data.get("untranslated"), "data_dir": data_dir}
     if isinstance(languages, list) and languages and all(isinstance(lang, str) for lang in languages):
         context["languages"] = tuple(languages)
     return context

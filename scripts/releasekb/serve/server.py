@@ -24,6 +24,7 @@ import traceback
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from releasekb.common.locales import team_signature
 from releasekb.common.safe_text import visible, visible_block
 from releasekb.kb.validate import read_files
 from releasekb.site import leftovers
@@ -204,9 +205,10 @@ class _ServeSources:
         return watched
 
     def state(self) -> tuple:
-        """(the data's fingerprint, each source file's (path, mtime, size), or (path, why) when
-        it cannot be read). Files MkDocs leaves out of every site (names starting with a dot,
-        such as the `.#about.md` lock file, a dangling symlink, an editor makes) are not sources."""
+        """((the data's fingerprint, its interface strings' locales.team_signature), each source
+        file's (path, mtime, size), or (path, why) when it cannot be read). Files MkDocs leaves out
+        of every site (names starting with a dot, such as the `.#about.md` lock file, a dangling
+        symlink, an editor makes) are not sources."""
         stats = []
         generated = {root.resolve() for root in generated_roots(self.builder.docs_root, self.builder.languages)}
 
@@ -222,7 +224,8 @@ class _ServeSources:
                     stats += _file_state(here / name)
         for config in self.builder.configs.values():
             stats += _file_state(config)
-        return read_files(self.builder.data_dir).fingerprint, tuple(stats)
+        data_dir = self.builder.data_dir
+        return (read_files(data_dir).fingerprint, team_signature(data_dir)), tuple(stats)
 
     @staticmethod
     def unreadable(state: tuple) -> list[tuple[str, str]]:

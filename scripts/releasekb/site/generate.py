@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from releasekb.common.locales import team_signature
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.pages import pages
@@ -126,6 +127,7 @@ class Generated:
 
     target: Target
     fingerprint: str  # of the data files it was generated from
+    strings: tuple  # the team's interface strings it was generated with (locales.team_signature)
     pages: frozenset[str]  # paths inside a language tree; every language has the same ones
     dropped_pages: bool = False  # pages generated before in this process are gone now
     catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
@@ -147,13 +149,15 @@ class LanguagePages:
         by this process. Raises DataError on invalid data."""
         target = Target(str(data.folder), str(docs_root), site_url, lang)
         before = self._generated
-        if before is None or (before.target, before.fingerprint) != (target, data.fingerprint):
+        strings = team_signature(data.folder)
+        if before is None or (before.target, before.fingerprint, before.strings) != (target, data.fingerprint, strings):
             knowledge_base = load_knowledge_base(data, self.releases)
             same_target = before is not None and before.target == target
-            written = self._written if same_target else None
+            # an edited string may be on any page: all of them are rendered again
+            written = self._written if same_target and before.strings == strings else None
             tree, self._written = generate_language(knowledge_base, docs_root, site_url, lang, written, self._rows)
             dropped = same_target and not before.pages <= tree
-            self._generated = Generated(target, data.fingerprint, tree, dropped, knowledge_base.catalog)
+            self._generated = Generated(target, data.fingerprint, strings, tree, dropped, knowledge_base.catalog)
         return self._generated
 
 

@@ -49,6 +49,7 @@ from mkdocs.utils import get_markdown_title, get_relative_url
 from mkdocs.utils import meta as markdown_meta
 
 from releasekb.common.i18n import has_interface_strings, interface_strings, known_languages, url_prefix
+from releasekb.common.locales import team_signature
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
@@ -155,12 +156,12 @@ class ReleaseKBPlugin(BasePlugin):
             )
         _refuse_static_i18n(config)
         self.lang = build_language(config)
-        if not has_interface_strings(self.lang):
+        self.data_dir = data_dir_of(config)
+        if not has_interface_strings(self.lang, self.data_dir):
             raise PluginError(
                 f"releasekb: theme.language '{visible(str(self.lang))}' has no interface strings "
-                f"(one of {', '.join(known_languages())})"
+                f"(one of {', '.join(known_languages(self.data_dir))})"
             )
-        self.data_dir = data_dir_of(config)
         if not (self.data_dir / "project.yaml").is_file():
             raise PluginError(
                 f"releasekb: no project.yaml in {self.data_dir} (set the plugin's `data:` to the data folder, "
@@ -191,8 +192,10 @@ class ReleaseKBPlugin(BasePlugin):
                 f"releasekb: theme.language '{visible(lang)}' is not a language of the knowledge base "
                 f"({', '.join(languages)}, project.yaml `languages`)"
             )
-        config.extra["alternate"] = _alternates(config.extra.get("alternate"), languages, self.root_url)
-        config.extra["releasekb_not_found"] = not_found_page(self.root_url, languages)  # the theme's 404.html
+        config.extra["alternate"] = _alternates(config.extra.get("alternate"), languages, self.root_url, self.data_dir)
+        config.extra["releasekb_not_found"] = not_found_page(
+            self.root_url, languages, self.data_dir
+        )  # the theme's 404.html
         # read by the theme's main.html: every page may show a level (a search result's badge)
         config.extra["releasekb_level_colours"] = Markup(level_colours.style_element(generated.catalog.levels.values()))
         # The product's and the site's names come from project.yaml only: another product changes
@@ -200,7 +203,7 @@ class ReleaseKBPlugin(BasePlugin):
         # Themes print both into HTML as they are (Material's header and navigation, in text and in
         # attributes: `aria-label="{{ config.site_name }}"`): they are given as escaped HTML, Markup,
         # which the templates' `| e` leaves as it is.
-        strings = interface_strings(lang)
+        strings = interface_strings(lang, self.data_dir)
         config.site_name = Markup.escape(generated.catalog.site_name[lang])
         description = strings["site_description"].format(product=generated.catalog.product_name[lang])
         config.site_description = Markup.escape(description)
@@ -234,7 +237,7 @@ class ReleaseKBPlugin(BasePlugin):
     def _load_section(self, config: MkDocsConfig) -> None:
         """A section's pages, rendered in memory once per data version."""
         data = read_files(self.data_dir)
-        made_from = (data.fingerprint, self.section, self.lang, self._section_url())
+        made_from = (data.fingerprint, team_signature(self.data_dir), self.section, self.lang, self._section_url())
         if made_from == self._section_made_from:
             return
         try:
@@ -555,7 +558,7 @@ def configure_language(config: MkDocsConfig, lang: str) -> None:
         return  # mkdocs.yml's own language, or a language's own mkdocs.<lang>.yml
     config.theme["language"] = lang
     config.docs_dir = str(Path(config.docs_dir).parent / lang)
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, data_dir_of(config))
     for palette in config.theme.get("palette") or []:
         toggle = palette.get("toggle") if isinstance(palette, dict) else None
         # Material's toggle switches away from its scheme: slate's to light, the others' to dark
@@ -570,7 +573,7 @@ def configure_language(config: MkDocsConfig, lang: str) -> None:
                 plugin.config["lang"] = list(dict.fromkeys([*given, lang]))
 
 
-def _alternates(configured: list | None, languages: tuple[str, ...], root_url: str) -> list[dict]:
+def _alternates(configured: list | None, languages: tuple[str, ...], root_url: str, data_dir: Path) -> list[dict]:
     """Material's language switcher and the hreflang links: one entry per language of the knowledge
     base, in its order, each pointed at the same page in that language by on_page_context; none on
     a one-language site (Material then shows no switcher). Each language's home is given from the
@@ -583,7 +586,7 @@ def _alternates(configured: list | None, languages: tuple[str, ...], root_url: s
     entries = [
         {
             **given.get(lang, {}),
-            "name": given.get(lang, {}).get("name") or interface_strings(lang)["language_name"],
+            "name": given.get(lang, {}).get("name") or interface_strings(lang, data_dir)["language_name"],
             "lang": lang,
             "link": root_path + url_prefix(lang, languages),
         }

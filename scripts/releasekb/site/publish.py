@@ -153,7 +153,7 @@ def badge_label(feature: Feature) -> str:
 
 
 def badge_status(feature: Feature, lang: str) -> str:
-    t = interface_strings(lang)
+    t = interface_strings(lang, feature.first.release.catalog.data_dir)
     if feature.removed_in:
         return t["badge_removed"].format(version=feature.removed_in.version)
     if feature.level is None:
@@ -253,7 +253,7 @@ def feed(catalog: Catalog, lang: str, site_url: str) -> bytes:
     """An Atom feed of the releases (newest first) in one language."""
     from feedgen.feed import FeedGenerator
 
-    t = interface_strings(lang)
+    t = interface_strings(lang, catalog.data_dir)
     home = permanent_url(site_url, catalog.languages, lang, "")
     generator = FeedGenerator()
     generator.id(home)

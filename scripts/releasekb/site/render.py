@@ -27,8 +27,9 @@ import jinja2
 from babel import Locale, UnknownLocaleError
 from markupsafe import Markup
 
-from releasekb.common.dates import parse_date
+from releasekb.common.formatting import format_number, format_release_date
 from releasekb.common.i18n import count_text, interface_strings, url_prefix
+from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
 from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, UntranslatedText
@@ -191,7 +192,7 @@ def heading(level: int, text: object, anchor: str) -> Markup:
 _MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]](?![^<>]*>)")
 
 
-def not_found_page(root_url: str, languages: tuple[str, ...]) -> dict:
+def not_found_page(root_url: str, languages: tuple[str, ...], data_dir: Path | None = None) -> dict:
     """What the 404 page (docs/overrides/404.html) needs. Static hosts answer every missing
     address with the root 404.html, so it carries every language (its script shows the one of
     the address) and absolute links from the site's root path."""
@@ -203,7 +204,7 @@ def not_found_page(root_url: str, languages: tuple[str, ...]) -> dict:
             {
                 "lang": lang,
                 "prefix": url_prefix(lang, languages),
-                "t": interface_strings(lang),
+                "t": interface_strings(lang, data_dir),
                 "home": home,
                 "search": home + page_url(FEATURES_INDEX),
                 "links": [
@@ -307,7 +308,7 @@ def render_pages(
     url_lang: the language whose address prefix permanent links take (default: lang); a
     section of another site (plugin.py) has its pages at the section's root in any language."""
     env = environment()
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     texts, links, badges = {}, {}, {}
     rows = Rows() if rows is None else rows
     for page in pages(catalog):
@@ -379,7 +380,7 @@ def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
 def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
     """{path: title} of the index pages, as their templates' headings say them in a language:
     the 404 page names the navigation in every language (test_render checks the two agree)."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     return {
         urls.HOME: catalog.site_name[lang],
         urls.RELEASES_INDEX: strings["releases_title"],
@@ -488,6 +489,8 @@ class _PageHelpers:
             "label": self.label,
             "parens": self.parens,
             "count": self.count,
+            "plural_form": self.plural_form,
+            "number": self.number,
         }
 
     def label(self, text: object) -> Markup:
@@ -544,10 +547,20 @@ class _PageHelpers:
         return permanent_url(self.site_url, self.languages, self.url_lang, page_url(to_path))
 
     def format_date(self, text: str) -> str:
-        date = parse_date(text)
-        key = "date_month" if date.day is None else "date_day"
-        month_name = self.strings["months"].split()[date.month - 1]
-        return self.strings[key].format(year=date.year, month=date.month, day=date.day or "", month_name=month_name)
+        """A release date in this language's long form (October 27, 2020; 2020年10月27日)."""
+        return format_release_date(self.lang, text)
+
+    def number(self, value: int) -> str:
+        """A count as this language writes numbers (12,345)."""
+        return format_number(self.lang, value)
+
+    def plural_form(self, key: str, count: int | None = None) -> str:
+        """The unformatted form of a plural text for a count (None: the `other` form), for a
+        script that fills it in (releasekb.js picks the form for 1 or the other one)."""
+        value = self.strings[key]
+        if count is None:
+            return value["other"] if isinstance(value, dict) else value
+        return plural_text(self.lang, value, count)
 
     def badge(self, level) -> Markup:
         if level is None:

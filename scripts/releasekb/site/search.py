@@ -39,6 +39,7 @@ from pathlib import Path
 from releasekb.common.cache_folder import CACHE_FOLDER
 from releasekb.common.cjk import HAN, is_all_han
 from releasekb.common.i18n import interface_strings, url_prefix
+from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
@@ -133,7 +134,7 @@ def page_facts(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], 
     release that badge is stated as of, and how many features are parts of it (an umbrella
     feature ranks above its parts, see releasekb-search.js). No query can name these filters:
     they are not in FILTERS."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     result: dict[str, tuple[tuple[str, str], ...]] = {}
     for feature in catalog.features.values():
         facts = []
@@ -155,7 +156,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
     """What the search worker needs besides the index: where the bundle is (relative to the
     worker), the filters' names, the ranking, the other language's bundle (a query that finds
     nothing here offers its results there), and the strings it shows."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     languages = catalog.languages
 
     def prefix(code: str) -> str:
@@ -172,7 +173,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
         "other": [
             {
                 "lang": other,
-                "name": interface_strings(other)["language_name"],
+                "name": interface_strings(other, catalog.data_dir)["language_name"],
                 "bundle": posixpath.relpath(prefix(other) + SEARCH_BUNDLE, worker_dir) + "/",
                 "segmented": other in SEGMENTED_LANGUAGES,
                 # the other language's home, from this language's (Material's base): Material
@@ -184,7 +185,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
         "filters": {name: sorted({name, strings[key].lower()}) for name, key in FILTERS.items()},
         "shown": RESULTS_SHOWN,
         "more_url": page_url(FEATURES_INDEX),
-        "strings": {key: strings[key] for key in _WORKER_STRINGS},
+        "strings": worker_strings(strings),
         # A query of filters alone is a list of features: the features index shows it, with its
         # own filters (?stability=beta&release=1.5&area=mobile), by key.
         "features_filters": {"level": "stability", "release": "release", "area": "area"},
@@ -197,13 +198,27 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
 
 
 _WORKER_STRINGS = ("search_more_title", "search_more_text", "search_unknown_filter", "search_filters_only_title")
-_WORKER_STRINGS += ("search_filters_only_text", "search_other_language_one", "search_other_language")
-_WORKER_STRINGS += ("search_other_language_text", "as_of")
+_WORKER_STRINGS += ("search_filters_only_text", "search_other_language", "search_other_language_text", "as_of")
+
+
+_WORKER_PLURALS = ("search_other_language",)
+
+
+def worker_strings(strings: Strings) -> dict[str, str]:
+    """The strings the search worker shows. A plural text is given as the worker picks it, by
+    `count === 1`: `key` is its `other` form, `key_one` its form for 1 (the same text in a
+    language with one form)."""
+    given = {key: strings[key] for key in _WORKER_STRINGS}
+    for key in _WORKER_PLURALS:
+        value = strings[key]
+        given[key] = value["other"] if isinstance(value, dict) else value
+        given[f"{key}_one"] = plural_text(strings.lang, value, 1)
+    return given
 
 
 def search_hint(catalog: Catalog, lang: str) -> str:
     """The search box's prompt, with filters the reader can type taken from this site's data."""
-    strings = interface_strings(lang)
+    strings = interface_strings(lang, catalog.data_dir)
     levels = [key for key, level in catalog.levels.items() if level.rank is not None] or list(catalog.levels)
     examples = {
         "level": levels[min(1, len(levels) - 1)],  # the second most stable level: "beta" rather than "stable"

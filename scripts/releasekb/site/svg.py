@@ -11,7 +11,9 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from releasekb.common.cjk import display_width
+from releasekb.common.formatting import format_number
 from releasekb.common.i18n import count_text, interface_strings
+from releasekb.common.locales import Strings
 from releasekb.common.safe_text import xml_text
 from releasekb.kb.catalog import Catalog, Feature, Level, Release
 
@@ -27,9 +29,9 @@ def plain(text: str) -> str:
     return text.replace("`", "") if text.count("`") % 2 == 0 else text
 
 
-def _label(lang: str, label: str, value: str) -> str:
+def _label(strings: Strings, label: str, value: str) -> str:
     """'label: value' with the language's colon (标签：值)."""
-    return interface_strings(lang)["label"].format(label=label) + value
+    return strings["label"].format(label=label) + value
 
 
 def _svg(width: int, height: int, label: str, body: str) -> Markup:
@@ -40,20 +42,22 @@ def _svg(width: int, height: int, label: str, body: str) -> Markup:
     )
 
 
-def _bar(y: int, counts: list[tuple[Level, int]], lang: str, scale: float) -> str:
+def _bar(y: int, counts: list[tuple[Level, int]], strings: Strings, scale: float) -> str:
+    lang = strings.lang
     x, parts = LABEL_WIDTH, []
     for level, count in counts:
         if not count:
             continue
         width = count * scale
+        shown = format_number(lang, count)
         parts.append(
             f'<rect class="rkb-fill-{xml_text(level.key)}" x="{x:.1f}" y="{y}" width="{width:.1f}" '
-            f'height="{ROW_HEIGHT - 8}"><title>{xml_text(_label(lang, level.name[lang], str(count)))}</title></rect>'
+            f'height="{ROW_HEIGHT - 8}"><title>{xml_text(_label(strings, level.name[lang], shown))}</title></rect>'
         )
         if width >= 22:
             parts.append(
                 f'<text class="rkb-bar-count" x="{x + width / 2:.1f}" y="{y + ROW_HEIGHT / 2 + 1}" '
-                f'text-anchor="middle">{count}</text>'
+                f'text-anchor="middle">{shown}</text>'
             )
         x += width
     return "".join(parts)
@@ -71,27 +75,31 @@ def _legend(levels: list[Level], lang: str, y: int) -> str:
     return "".join(parts)
 
 
-def _describe(counts: list[tuple[Level, int]], lang: str) -> str:
-    separator = interface_strings(lang)["list_separator"]
-    return separator.join(f"{level.name[lang]} {count}" for level, count in counts if count)
+def _describe(counts: list[tuple[Level, int]], strings: Strings) -> str:
+    lang = strings.lang
+    return strings["list_separator"].join(
+        f"{level.name[lang]} {format_number(lang, count)}" for level, count in counts if count
+    )
 
 
 def release_levels(release: Release, lang: str, title: str) -> Markup:
     """One stacked bar: how many of a release's features carry each level."""
+    strings = interface_strings(lang, release.catalog.data_dir)
     counts = release.level_counts
     total = sum(c for _, c in counts) or 1
     height = ROW_HEIGHT + 26
     body = (
         f'<text class="rkb-svg-text" x="0" y="{ROW_HEIGHT / 2 + 5}">{xml_text(release.version)}</text>'
-        + _bar(4, counts, lang, BAR_WIDTH / total)
+        + _bar(4, counts, strings, BAR_WIDTH / total)
         + _legend([level for level, _ in counts], lang, ROW_HEIGHT + 6)
     )
-    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(lang, title, _describe(counts, lang)), body)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(strings, title, _describe(counts, strings)), body)
 
 
 def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
     """One stacked bar per release: how many features are at each level as of it
     (Catalog.levels_as_of), bars scaled to the largest count."""
+    strings = interface_strings(lang, catalog.data_dir)
     as_of = catalog.levels_as_of
     releases = [release for release, _ in as_of]
     largest = max(sum(c for _, c in counts) for _, counts in as_of) or 1
@@ -101,18 +109,20 @@ def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
         y = i * ROW_HEIGHT
         rows.append(
             f'<text class="rkb-svg-text" x="0" y="{y + ROW_HEIGHT / 2 + 5}">{xml_text(release.version)}</text>'
-            + _bar(y + 4, counts, lang, scale)
+            + _bar(y + 4, counts, strings, scale)
         )
         used_levels += [level for level, count in counts if count and level not in used_levels]
     ordered = [level for level in catalog.levels.values() if level in used_levels]
     height = len(releases) * ROW_HEIGHT + 26
-    separator = interface_strings(lang)["clause_separator"]
-    description = separator.join(_label(lang, release.version, _describe(counts, lang)) for release, counts in as_of)
+    separator = strings["clause_separator"]
+    description = separator.join(
+        _label(strings, release.version, _describe(counts, strings)) for release, counts in as_of
+    )
     body = "".join(rows) + _legend(ordered, lang, len(releases) * ROW_HEIGHT + 6)
-    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(lang, title, description), body)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(strings, title, description), body)
 
 
-def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
+def timeline(feature: Feature, lang: str, strings: Strings) -> Markup:
     """A line through the releases where the feature (or a part of it) appears, with a marker
     for each; '…' marks releases in between that did not mention it. Only those releases are
     drawn, so the chart grows with the feature's own history, never with the whole catalog."""
@@ -149,12 +159,12 @@ def timeline(feature: Feature, lang: str, strings: dict[str, str]) -> Markup:
                 parts.append(f'<circle class="{css}" cx="{x}" cy="34" r="9"/>')
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{xml_text(label)}</text>')
             provenance = state.provenance(strings) if state else ""
-            described.append(_label(lang, release.version, label + (f" {provenance}" if provenance else "")))
+            described.append(_label(strings, release.version, label + (f" {provenance}" if provenance else "")))
         else:
             parts.append(f'<circle class="rkb-part" cx="{x}" cy="34" r="6"/>')
             label = count_text(strings, "timeline_additions", len(events))
             parts.append(f'<text class="rkb-svg-text" x="{x}" y="66" text-anchor="middle">{xml_text(label)}</text>')
-            described.append(_label(lang, release.version, label))
+            described.append(_label(strings, release.version, label))
         parts.append(f'<text class="rkb-svg-text rkb-strong" x="{x}" y="16" text-anchor="middle">{version}</text>')
     steps = strings["clause_separator"].join(described)
     label = strings["timeline_label"].format(title=plain(feature.title[lang]), steps=steps)
