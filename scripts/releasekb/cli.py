@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="releasekb",
-        description="Release-notes knowledge base: validate curated YAML and build the bilingual site.",
+        description="Release-notes knowledge base: validate curated YAML and build the site in each of its languages.",
     )
     data_help = "folder with project.yaml and <version>.yaml files (default: releases)"
     parser.add_argument("--data", type=Path, default=Path("releases"), help=data_help)
