@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
 from helpers import command_env, enter_search, static_server
 from releasekb.common.i18n import interface_strings
 
@@ -82,7 +83,8 @@ def add_feature(project: Path, languages: tuple[str, ...]) -> None:
 
     def texts(key: str) -> str:
         # a JSON string is a YAML one (double-quoted)
-        return "{" + ", ".join(f"{lang}: {json.dumps(FEATURE[lang][key], ensure_ascii=False)}" for lang in languages) + "}"
+        written = ", ".join(f"{lang}: {json.dumps(FEATURE[lang][key], ensure_ascii=False)}" for lang in languages)
+        return "{" + written + "}"
 
     entry = (
         f"features:\n  - id: {FEATURE_ID}\n    name: {texts('name')}\n    area: core\n    stability: stable\n"
@@ -127,10 +129,13 @@ def page(chromium, served):
 
 def results(page) -> list[tuple[str, str]]:
     """(path, title) of every result the header search shows, best first."""
-    return [tuple(result) for result in page.locator(".md-search-result__list .md-search-result__item").evaluate_all(
-        """items => items.map(item => [new URL(item.querySelector("a").href).pathname,
+    return [
+        tuple(result)
+        for result in page.locator(".md-search-result__list .md-search-result__item").evaluate_all(
+            """items => items.map(item => [new URL(item.querySelector("a").href).pathname,
                                          (item.querySelector("h1") || {textContent: ""}).textContent.trim()])"""
-    )]
+        )
+    ]
 
 
 def result_count(page) -> str:
@@ -139,7 +144,8 @@ def result_count(page) -> str:
 
 def nothing_found(page) -> str:
     """Material's "no result" text in the page's language."""
-    return page.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.none']")
+    config = "JSON.parse(document.getElementById('__config').textContent)"
+    return page.evaluate(f"{config}.translations['search.result.none']")
 
 
 def test_pages_are_in_exactly_the_sets_languages(served):
