@@ -46,6 +46,21 @@ def is_all_han(text: str) -> bool:
     return bool(text) and all(HAN.match(character) for character in text)
 
 
+# Kana that are letters of words: KANA without the middle dot ・ and the double hyphen ゠, which
+# are punctuation (Pagefind drops them), and without the combining sound marks alone.
+_KANA_LETTER = re.compile(r"[\u3041-\u3096\u309b-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
+
+
+def is_all_han_or_kana(text: str) -> bool:
+    """Whether every character is Han or a kana letter: a Chinese or Japanese word as Pagefind's
+    segmenter makes them (ハート, 監視, 送っ).
+
+    >>> is_all_han_or_kana("ハートビート"), is_all_han_or_kana("死活監視"), is_all_han_or_kana("ハート・ビート")
+    (True, True, False)
+    """
+    return bool(text) and all(HAN.match(character) or _KANA_LETTER.match(character) for character in text)
+
+
 def is_wide(character: str) -> bool:
     return unicodedata.east_asian_width(character) in "WF"
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekb.common.cache_folder import CACHE_FOLDER
-from releasekb.common.cjk import HAN, is_all_han
+from releasekb.common.cjk import HAN, KANA, is_all_han_or_kana
 from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
@@ -363,7 +363,8 @@ class Indexer:
                 if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
                     unused.unlink()
             _sort_filter_values(output)
-            words = self.han_words(output) if any(HAN.search(document.content_html) for document in documents) else []
+            cjk = any(HAN.search(document.content_html) or KANA.search(document.content_html) for document in documents)
+            words = self.han_words(output) if cjk else []
             (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
             self._install(output, bundle_dir)
 
@@ -397,7 +398,10 @@ class Indexer:
         browser with the browser's (which, in Chromium, splits 自动求导 into 自动/求/导 where the
         index has 自动/求导, so the query finds nothing). The worker asks Pagefind not to split
         queries and splits them itself, longest word first, with the words the index really has.
-        Pagefind keeps each page's text in its fragment, the words joined by zero-width spaces."""
+        Pagefind keeps each page's text in its fragment, the words joined by zero-width spaces.
+
+        Kana words too, for Japanese: the segmenter splits a katakana compound (ハートビート into
+        ハート/ビート), and the query ハートビート, searched whole, found nothing."""
         words: set[str] = set()
         for fragment in (bundle / "fragment").glob("*.pf_fragment"):
             key = (fragment.name, fragment.stat().st_size)
@@ -405,7 +409,7 @@ class Indexer:
                 self.jobs.give_way()
                 text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
                 content = json.loads(text[text.index("{") :]).get("content", "")
-                found = {word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han(word)}
+                found = {word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han_or_kana(word)}
                 self._fragment_words[key] = frozenset(found)
             words |= self._fragment_words[key]
         return sorted(words)

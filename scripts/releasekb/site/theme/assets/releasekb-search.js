@@ -30,8 +30,11 @@ const PREFIX_LENGTH = 3;
 // What Pagefind removes from query words and indexed words alike (dashes, brackets, quotes,
 // dots, commas...), as its own code does; "+" and "#" stay ("C++", "C#").
 const PUNCTUATION = /[\p{Pd}\p{Pe}\p{Pf}\p{Pi}\p{Po}\p{Ps}]/gu;
-const HAN_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+/g; // Han as in releasekb/cjk.py
-const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
+// Han as in releasekb/cjk.py, and kana letters (its _KANA_LETTER): Japanese is split like
+// Chinese, with the index's own words (ハートビート is indexed as ハート and ビート, and searched as
+// one word found nothing).
+const HAN_RUNS = /[\u3041-\u3096\u309b-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff]+/g;
+const HAN = /[\u3041-\u3096\u309b-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff]/;
 
 let settings = null; // search.worker_settings: language, bundles, filter names, strings
 let here = null; // this language's index
