@@ -16,6 +16,7 @@ from helpers import REAL_RELEASES, run_check, write_tree
 from releasekb.check import baseline, cache
 from releasekb.check import fix as check_fix
 from releasekb.check.fix import rename
+from releasekb.common.i18n import known_languages
 
 RANGE = ("--from", "1.4", "--to", "1.7")
 BEFORE = """import torch
@@ -142,7 +143,8 @@ def test_a_rename_changes_only_attributes_written_at_the_use(use, edit):
     assert rename(use) == edit
 
 
-def test_the_strings_of_fix_baseline_and_cache_exist_in_both_languages():
+def test_the_strings_of_fix_baseline_and_cache_exist_in_every_language():
     for module in (check_fix, baseline, cache):
-        assert set(module.STRINGS) == {"en", "zh"}, module.__name__
-        assert module.STRINGS["en"].keys() == module.STRINGS["zh"].keys(), module.__name__
+        assert set(module.STRINGS) == set(known_languages()) >= {"en", "ja", "zh"}, module.__name__
+        for lang in module.STRINGS:
+            assert module.STRINGS[lang].keys() == module.STRINGS["en"].keys(), (module.__name__, lang)

@@ -5,6 +5,7 @@ against the published schema and for every reference between its parts.
 
 from __future__ import annotations
 
+import copy
 import http.client
 import json
 import os
@@ -233,7 +234,7 @@ def schema_problem(document: dict) -> str | None:
     """The first place where the document breaks the published schema (api_schema.json), or None."""
     import jsonschema  # only `check --index` needs it: every other command starts without it
 
-    validator = jsonschema.Draft202012Validator(api.schema())
+    validator = jsonschema.Draft202012Validator(_schema_in_languages(document))
     try:
         error = next(iter(validator.iter_errors(document)), None)
     except RecursionError:  # a value nested deeper than Python can describe it
@@ -243,6 +244,21 @@ def schema_problem(document: dict) -> str | None:
     where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
     where = where.lstrip(".") or "the top"
     return f"does not follow the API schema (/{api.SCHEMA_PATH}) at {where}: {_short(error.message)}"
+
+
+def _schema_in_languages(document: dict) -> dict:
+    """The published schema, its texts required in exactly the index's languages: those of its
+    `product` text, the first one (the schema allows any language codes, as a knowledge base may
+    have any set; the code reading the index then relies on one text in each)."""
+    product = document.get("product") if isinstance(document, dict) else None
+    schema = api.schema()
+    if not isinstance(product, dict) or not product or not all(isinstance(lang, str) for lang in product):
+        return schema  # the schema itself says what is wrong with it
+    schema = copy.deepcopy(schema)
+    text = schema["$defs"]["text"]
+    text["required"] = list(product)
+    text["propertyNames"] = {**text["propertyNames"], "enum": list(product)}
+    return schema
 
 
 def reference_problem(document: dict) -> str | None:
