@@ -269,3 +269,79 @@ def test_a_signal_to_the_process_group_stops_serve_with_one_line(project, tmp_pa
     assert status == (0 if signum == signal.SIGINT else 128 + signum)
     assert temporary_leftovers(temporary) == []
     assert not [path.name for path in project.iterdir() if "staging" in path.name]
+
+
+def children_of(pid: int) -> list[int]:
+    """The process ids of pid's children (Linux's /proc): serve's language workers."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with open(task / "children") as children:
+            found += [int(child) for child in children.read().split()]
+    return found
+
+
+def ended(pid: int) -> bool:
+    """Whether the process has ended: gone, or a zombie its parent has not reaped yet."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+def log_text(log) -> str:
+    log.seek(0)
+    return log.read()
+
+
+linux_only = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads processes from Linux's /proc")
+
+
+@linux_only
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_the_groups_signal_reaching_the_workers_first_leaves_the_build_to_serve(project, tmp_path, signum):
+    """CI caught the race: a process group's SIGTERM ended the language workers before serve's
+    own handler ran, the pool broke, serve took that for a failed build ("site not built: an
+    unexpected error") and served on, never ending. Here the signal reaches the workers alone,
+    first: they must go on building, and serve, signalled after, ends as usual."""
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log)
+        try:
+            wait_for(lambda: logged(log, "Building documentation"), 90, "the first build to start")
+            workers = children_of(process.pid)
+            assert workers, "serve builds in its language workers"
+            for worker in workers:
+                os.kill(worker, signum)  # an ignored signal is discarded as it is sent: nothing to wait for
+            wait_for(lambda: "<h1" in fetch(f"{base}/about/"), 90, "the first build, its workers signalled")
+            assert not [worker for worker in workers if ended(worker)]
+            process.send_signal(signum)
+            status = process.wait(timeout=90)
+        finally:
+            stop(process)
+        said = log_text(log)
+    assert "Traceback" not in said and "not built" not in said
+    assert said.count(f"serve stopped ({signal.Signals(signum).name})") == 1
+    assert status == (0 if signum == signal.SIGINT else 128 + signum)
+
+
+@linux_only
+def test_a_worker_killed_while_serve_waits_is_started_again(project, tmp_path):
+    """The kernel's out-of-memory killer, or a user's `kill -9`, ends a language worker while serve
+    waits for the next save: the pool it ran in was broken for good, and every later save said
+    "site not built: an unexpected error" with a traceback. Now the next save says which build's
+    process had ended, starts a new one, and is served."""
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log)
+        try:
+            wait_for(lambda: "<h1" in fetch(f"{base}/about/"), 90, "the first build")
+            workers = children_of(process.pid)
+            os.kill(workers[0], signal.SIGKILL)
+            wait_for(lambda: ended(workers[0]), 30, "the killed worker to end")
+            append(project / ABOUT, "A paragraph saved after a worker was killed.")
+            wait_for(lambda: "after a worker was killed" in fetch(f"{base}/about/"), 90, "the edit to be served")
+            said = log_text(log)
+            assert "build's process had ended (killed, or out of memory); a new one was started" in said
+            assert "Traceback" not in said and "not rebuilt" not in said
+            assert len(children_of(process.pid)) == len(workers)  # one new worker, no more
+        finally:
+            stop(process)

@@ -8,6 +8,7 @@ Data problems are printed one per line as `file:line:col: where: message`, never
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -57,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     except WriteFailed as error:  # a full disk, a read-only folder, a pipe: the old file is intact
         print(f"releasekb {args.command}: {visible(error)}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C in a command with no handler of its own, or before it set one
+        print(f"releasekb {args.command}: interrupted (SIGINT)", file=sys.stderr)
+        return 128 + signal.SIGINT
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -12,7 +12,6 @@ served folder removed.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -28,24 +27,21 @@ from releasekb.common.locales import team_signature
 from releasekb.common.safe_text import visible, visible_block
 from releasekb.kb.validate import read_files
 from releasekb.site import leftovers
-from releasekb.site.build import SiteBuilder
+from releasekb.site.build import Interrupted, SiteBuilder
 from releasekb.site.generate import generated_roots
 
 
 def serve_site(config_file: str, dev_addr: str) -> int:
-    """`releasekb serve`: build both languages, serve them as one site with live reload, and
+    """`releasekb serve`: build every language, serve them as one site with live reload, and
     rebuild when the data, the hand-written docs or the configuration change. Returns the exit
     status once Ctrl-C (0: the usual way to end serve) or SIGTERM (128 + its number) stops it."""
     builder = served = None
+    stop = _StopSignals()  # before the workers start: they set their own (build._start_worker)
     try:
-        with _signals_ignored():  # inherited by the language workers, forked here (see _stop_on_signals)
-            builder = SiteBuilder(config_file, strict=False, serving=True)
-        _stop_on_signals()
+        builder = SiteBuilder(config_file, strict=False, serving=True)
         served = leftovers.temporary_folder("releasekb-serve-") / "site"
-        _serve(builder, served, dev_addr)
-    except _Stopped as stopped:
-        for ignored in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C would cut the clean-up short
-            signal.signal(ignored, signal.SIG_IGN)
+        _serve(builder, served, dev_addr, stop)
+    except Interrupted as stopped:
         signum = stopped.signum
     finally:
         if builder is not None:
@@ -56,48 +52,42 @@ def serve_site(config_file: str, dev_addr: str) -> int:
     return 0 if signum == signal.SIGINT else 128 + signum
 
 
-class _Stopped(BaseException):
-    """Raised in serve's main thread by SIGINT or SIGTERM: a BaseException, so that no `except
-    Exception` on the way (a rebuild's, MkDocs' build loop's) takes it for a fault."""
+class _StopSignals:
+    """Ctrl-C and SIGTERM raise build.Interrupted in serve, once: the second is ignored, as it
+    would cut the clean-up short. A terminal sends Ctrl-C to the whole process group, and a
+    service manager SIGTERM: the language workers and the Pagefind they run ignore both, and a
+    build that the signal interrupts stops them itself (SiteBuilder), rather than each printing a
+    KeyboardInterrupt traceback or a failed search index.
 
-    def __init__(self, signum: int):
-        super().__init__(signum)
+    An exception raised from a signal handler lands wherever the main thread is, and a library's
+    `except:` (an optional import's fallback, in a first build's imports) can swallow it: the
+    signal is also kept, and `raise_if_asked` raises it again after every rebuild."""
+
+    def __init__(self):
+        self.signum: int | None = None
+        self._serve_pid = os.getpid()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, self._stop)
+
+    def _stop(self, signum: int, frame) -> None:
+        if os.getpid() != self._serve_pid:  # a child forked before it set its own handler: not for it
+            return
+        for interrupt_signal in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(interrupt_signal, signal.SIG_IGN)
         self.signum = signum
+        raise Interrupted(signum)
+
+    def raise_if_asked(self) -> None:
+        if self.signum is not None:
+            raise Interrupted(self.signum)
 
 
-def _stop_on_signals() -> None:
-    """Ctrl-C and SIGTERM raise _Stopped in serve. A terminal sends Ctrl-C to the whole process
-    group, and a service manager SIGTERM: the language workers and the Pagefind they run ignore
-    both (SiteBuilder forked them under _signals_ignored), and serve stops them itself, rather
-    than each printing a KeyboardInterrupt traceback or a failed search index."""
-    serve_pid = os.getpid()
-
-    def stop(signum, frame):
-        if os.getpid() == serve_pid:  # a worker forked later would inherit this handler: not for it
-            raise _Stopped(signum)
-
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, stop)
-
-
-@contextlib.contextmanager
-def _signals_ignored():
-    """SIGINT and SIGTERM ignored inside: what forks here starts ignoring them, and so does what
-    it runs (an ignored signal stays ignored across exec)."""
-    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def _serve(builder: SiteBuilder, served: Path, dev_addr: str) -> None:
+def _serve(builder: SiteBuilder, served: Path, dev_addr: str, stop: _StopSignals) -> None:
     """Build into `served`, then serve it and rebuild on every change, until a signal stops it."""
     from releasekb.serve.handler import ServeServer
 
     host, _, port = dev_addr.rpartition(":")
-    rebuild_or_say_why = _Rebuilds(builder, served)
+    rebuild_or_say_why = _Rebuilds(builder, served, stop)
     server = ServeServer(
         builder=rebuild_or_say_why,
         host=host,
@@ -125,15 +115,17 @@ class _Rebuilds:
     """serve's builder for MkDocs' server: called once to begin, then on every change of a source.
     Never raises (see the module's docstring): a fault is said in one sentence."""
 
-    def __init__(self, builder: SiteBuilder, served: Path):
+    def __init__(self, builder: SiteBuilder, served: Path, stop: _StopSignals):
         self.builder = builder
         self.served = served
         self.sources = _ServeSources(builder)
+        self.stop = stop
 
     def __call__(self) -> None:
         try:
             self._rebuild()
         except Exception as error:  # any fault: said, and the last good site, if any, stays served
+            self.stop.raise_if_asked()  # the fault may be a stop signal a library turned into another error
             if isinstance(error, OSError) and error.filename:  # a file that changed after state() looked
                 self._say_not_rebuilt(
                     f"{_shown(error.filename)} cannot be read ({str(error.strerror or error).lower()})"
@@ -141,6 +133,7 @@ class _Rebuilds:
             else:
                 print(visible_block(traceback.format_exc()), file=sys.stderr)
                 self._say_not_rebuilt("an unexpected error")
+        self.stop.raise_if_asked()  # one a library's `except:` swallowed
 
     def _rebuild(self) -> None:
         sources = self.sources

@@ -24,7 +24,8 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import cached_property
 from multiprocessing import get_context
@@ -83,21 +84,25 @@ def _start_worker(parent_pid: int, counters: SynchronizedArray) -> None:
     it ends (SIGKILL, a crash), so no worker is left running, orphaned, after its build or serve;
     and make the session its builds share, counting its pages into the builder's counters.
 
-    Ctrl-C reaches every process of the terminal's process group: a worker ignores it (as do the
-    commands it runs, Pagefind, which inherit that), and the builder stops it with SIGTERM
-    (SiteBuilder.stop_workers). Both signals are blocked from the fork until now (_forking)."""
+    Ctrl-C reaches every process of the terminal's process group, and a service manager's SIGTERM
+    often does too: a worker ignores both (as do the commands it runs, Pagefind, which inherit
+    that). Only the builder stops it, with _STOP_WORKER (SiteBuilder.stop_workers), after it has
+    handled the signal itself: a worker that ended on the group's signal first broke the builder's
+    pool before the builder knew it was interrupted, and serve took that for a failed build and
+    served on. Every signal is blocked from the fork until now (_forking)."""
     global _worker_session
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stop_worker)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
+    for interrupt_signal in _INTERRUPTS:
+        signal.signal(interrupt_signal, signal.SIG_IGN)
+    signal.signal(_STOP_WORKER, _stop_worker)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS | {_STOP_WORKER})
     leftovers.end_with_parent(parent_pid)
     _worker_session = Session(counters)
 
 
 def _stop_worker(signum: int, frame) -> None:
-    """A worker's SIGTERM: stop the commands its build runs (Pagefind, which would write on into a
-    staging folder the builder is about to remove) and end at once, quietly: the builder that
-    asked discards what the build made."""
+    """A worker's _STOP_WORKER: stop the commands its build runs (Pagefind, which would write on
+    into a staging folder the builder is about to remove) and end at once, quietly: the builder
+    that asked discards what the build made."""
     if _worker_session is not None:
         _worker_session.jobs.end_commands()
     os._exit(128 + signum)
@@ -105,6 +110,8 @@ def _stop_worker(signum: int, frame) -> None:
 
 # What ends a build: Ctrl-C, and `kill`, a service manager or a CI runner's SIGTERM.
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+# What the builder stops a worker with: a signal no terminal or service manager sends a group.
+_STOP_WORKER = signal.SIGUSR1
 
 
 class Interrupted(BaseException):
@@ -144,6 +151,7 @@ class Outcome(enum.Enum):
     BUILT = "built"
     INVALID_DATA = "invalid data"  # report: the data problems, as `validate` prints them
     BUILD_FAILED = "build failed"  # report: what MkDocs said
+    WORKER_ENDED = "worker ended"  # report: which language's worker process ended, and why it may have
     NEEDS_FULL_BUILD = "needs a full build"  # a dirty build cannot be done; report: why
 
 
@@ -243,19 +251,45 @@ class SiteBuilder:
         self.strict = strict
         self.serving = serving
         self.site_url_set = False  # whether the last build knew the site's address
+        self._stopped = False  # whether stop_workers ended the workers
         self.counters = progress.shared_counters(self.languages)
-        self._workers = {
-            lang: ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=get_context("fork"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), self.counters),  # inherited by the forked worker, not pickled
-            )
-            for lang in self.languages
-        }
+        self._workers = {lang: self._new_worker() for lang in self.languages}
+
+    def _new_worker(self) -> ProcessPoolExecutor:
+        """A language's worker process, started and warming up."""
+        worker = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=get_context("fork"),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.counters),  # inherited by the forked worker, not pickled
+        )
         with _forking():
-            for worker in self._workers.values():
-                worker.submit(_warm_up)  # forks the worker
+            worker.submit(_warm_up)  # forks the worker
+        return worker
+
+    def _submit(self, lang: str, function, *args) -> Future:
+        """`function(*args)` run in lang's worker. A worker that has ended gives a future that holds
+        BrokenProcessPool, as one that ends while it runs does (see _results)."""
+        try:
+            return self._workers[lang].submit(function, *args)
+        except BrokenProcessPool as broken:
+            failed = Future()
+            failed.set_exception(broken)
+            return failed
+
+    def _results(self, futures: dict[str, Future]) -> dict:
+        """{lang: its future's result}. A worker that had ended (killed, out of memory) is
+        replaced by a new one, so the next build runs, and its result is that failure."""
+        results = {}
+        for lang, future in futures.items():
+            try:
+                results[lang] = future.result()  # raises a worker's unexpected error
+            except BrokenProcessPool:
+                self._workers[lang].shutdown(wait=True)
+                self._workers[lang] = self._new_worker()
+                why = f"the {lang} build's process had ended (killed, or out of memory); a new one was started"
+                results[lang] = LanguageResult(Outcome.WORKER_ENDED, why)
+        return results
 
     @cached_property
     def _default_config(self):
@@ -295,35 +329,36 @@ class SiteBuilder:
         staging = leftovers.temporary_folder(f".{site_dir.name}-staging-", site_dir.parent)
         built = False
         try:
-            languages = self.languages
-            if self._run({lang: staging / lang for lang in languages}, False, sources) is not Outcome.BUILT:
-                print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
-                return False
-            default = staging / languages[0]
-            for lang in languages[1:]:  # each other language's site goes under <lang>/
-                (staging / lang).rename(default / url_prefix(lang, languages))
-            _without_gzip_time(default)
-            mark(default)
-            _swap(default, site_dir)
-            built = True
-            return True
-        except (Interrupted, KeyboardInterrupt, SystemExit):
-            self.stop_workers()  # first: they would write on into the staging folder removed below
-            raise
+            with self._workers_stopped_if_interrupted():  # first: they would write on into the staging folder
+                languages = self.languages
+                if self._run({lang: staging / lang for lang in languages}, False, sources) is not Outcome.BUILT:
+                    print(f"{site_dir} was left as it was", file=sys.stderr, flush=True)
+                    return False
+                default = staging / languages[0]
+                for lang in languages[1:]:  # each other language's site goes under <lang>/
+                    (staging / lang).rename(default / url_prefix(lang, languages))
+                _without_gzip_time(default)
+                mark(default)
+                _swap(default, site_dir)
+                built = True
+                return True
         finally:
-            if self.serving:  # the outputs held for after the build: into the served folder, or dropped
+            if self.serving and not self._stopped:  # the outputs held for after the build: placed, or dropped
                 for lang, worker in self._workers.items():
-                    if built:
-                        worker.submit(_release_jobs, {staging / lang: site_dir / url_prefix(lang, self.languages)})
-                    else:
-                        worker.submit(_drop_jobs)
+                    with contextlib.suppress(BrokenProcessPool):  # a worker that ended holds no jobs
+                        if built:
+                            worker.submit(_release_jobs, {staging / lang: site_dir / url_prefix(lang, self.languages)})
+                        else:
+                            worker.submit(_drop_jobs)
             shutil.rmtree(staging, ignore_errors=True)
 
     def update(self, site_dir: Path) -> bool:
         """Rebuild, in place, only the pages whose generated file changed since the last
         build (MkDocs' dirty build); falls back to a whole build when pages were removed."""
         languages = self.languages
-        outcome = self._run({lang: site_dir.resolve() / url_prefix(lang, languages) for lang in languages}, dirty=True)
+        site_dirs = {lang: site_dir.resolve() / url_prefix(lang, languages) for lang in languages}
+        with self._workers_stopped_if_interrupted():
+            outcome = self._run(site_dirs, dirty=True)
         if outcome is Outcome.NEEDS_FULL_BUILD:
             return self.build_into(site_dir)
         return outcome is Outcome.BUILT
@@ -338,8 +373,9 @@ class SiteBuilder:
         if broken:
             return _reported(broken)
         data = _read_once({lang: result.data for lang, result in sources.items()})
-        futures = [
-            self._workers[lang].submit(
+        futures = {
+            lang: self._submit(
+                lang,
                 _build_one_language,
                 str(config),
                 lang,
@@ -350,32 +386,55 @@ class SiteBuilder:
                 data[lang],
             )
             for lang, config in self.configs.items()
-        ]
+        }
         with progress.Reporter(self.counters, self.languages):
-            wait(futures)  # every language, even after one failed: its staging folder goes only then
-        results = [future.result() for future in futures]  # raises a worker's unexpected error
+            wait(futures.values())  # every language, even after one failed: its staging folder goes only then
+        results = list(self._results(futures).values())
         self.site_url_set = any(result.site_url for result in results)
         return _reported(results)
 
     def _sources(self) -> dict[str, Sources | LanguageResult]:
         """{lang: the folders its configuration names, or why the configuration cannot be read}."""
-        futures = {
-            lang: self._workers[lang].submit(_sources, str(config), self.strict)
-            for lang, config in self.configs.items()
-        }
-        return {lang: future.result() for lang, future in futures.items()}
+        sources = self._ask_sources()
+        ended = [
+            result.report
+            for result in sources.values()
+            if isinstance(result, LanguageResult) and result.outcome is Outcome.WORKER_ENDED
+        ]
+        if ended:  # while it waited between builds (under serve): the new one builds
+            print("\n".join(ended), file=sys.stderr, flush=True)
+            sources = self._ask_sources()
+        return sources
+
+    def _ask_sources(self) -> dict[str, Sources | LanguageResult]:
+        configs = self.configs.items()
+        futures = {lang: self._submit(lang, _sources, str(config), self.strict) for lang, config in configs}
+        return self._results(futures)
 
     def close(self) -> None:
         for worker in self._workers.values():
             worker.shutdown(cancel_futures=True)
 
+    @contextlib.contextmanager
+    def _workers_stopped_if_interrupted(self):
+        """An interruption (Interrupted, Ctrl-C, sys.exit) inside stops the workers before it goes
+        on: the build is discarded, and they would write on into its folders."""
+        try:
+            yield
+        except (Interrupted, KeyboardInterrupt, SystemExit):
+            self.stop_workers()
+            raise
+
     def stop_workers(self) -> None:
         """End the language workers now, for an interrupted build whose output is discarded: each
         stops the commands it runs (Pagefind) and ends (_stop_worker); this returns once they have
-        ended, so nothing writes into the build's folders any more."""
+        ended, so nothing writes into the build's folders any more. The builder is then only
+        closed: it builds nothing more."""
+        self._stopped = True
         workers = multiprocessing.active_children()  # this process's children: the workers
         for worker in workers:
-            worker.terminate()
+            with contextlib.suppress(ProcessLookupError):  # ended already (killed, out of memory)
+                os.kill(worker.pid, _STOP_WORKER)
         for worker in workers:
             worker.join()
 
@@ -438,9 +497,10 @@ def _remove_site(folder: Path) -> None:
 
 @contextlib.contextmanager
 def _forking():
-    """Around forking the workers: SIGINT and SIGTERM wait (blocked, then delivered) until the
-    worker has set its own handlers (_start_worker), instead of reaching it with the builder's."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    """Around forking the workers: SIGINT, SIGTERM and _STOP_WORKER wait (blocked, then delivered)
+    until the worker has set its own handlers (_start_worker), instead of reaching it with the
+    builder's."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS | {_STOP_WORKER})
     try:
         yield
     finally:
