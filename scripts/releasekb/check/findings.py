@@ -65,6 +65,9 @@ class ApiIndex:
         # the knowledge base's languages, in its order (its texts, the product's name first, have one text in each)
         self.languages: tuple[str, ...] = tuple(self.product)
         self.versions = [release["version"] for release in document["releases"]]
+        # the product's releases the knowledge base does not describe (absent from indexes
+        # published before it existed)
+        self.not_described: list[str] = document.get("not_described") or []
         self.order = {version: position for position, version in enumerate(self.versions)}
         self.levels = {level["key"]: Level.parse(level) for level in document["levels"]}
         self.code_roots: dict[str, list[str]] = document.get("code_roots") or {}
@@ -137,6 +140,9 @@ class Options:
     only: frozenset[str] = frozenset()  # --only: report just these features (ids), and every use of them
     # --fail-on was given (and is not `none`): the report's levels follow it (see output.level)
     levels_follow_fail_on: bool = False
+    # The releases the knowledge base does not describe after --from up to --to: what they changed
+    # is not checked (the report's header says so).
+    not_described: tuple[str, ...] = ()
 
 
 def resolve_options(
@@ -176,6 +182,11 @@ def resolve_options(
         only=_parse_only(index, only),
         # `--fail-on none` keeps the levels, so that code scanning decides what blocks a pull request
         levels_follow_fail_on=fail_on is not None and bool(failing),
+        not_described=tuple(
+            version
+            for version in index.not_described
+            if version_key(resolved_old) < version_key(version) <= version_key(resolved_new)
+        ),
     )
 
 
@@ -551,12 +562,20 @@ class Analysis:
             confidence=confidence,
             resolution=how,
             # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
-            in_effect_at_from=kind != "used" and self.index.order[entry.release] <= old,
+            in_effect_at_from=kind != "used" and self._in_effect_at_from(entry, old),
             message=self._message(kind, record, entry, replacement, drop_in),
             migration=entry.migration if kind not in ("newer", "unstable") else None,
             replacement=replacement,
             replacement_drop_in=drop_in,
         )
+
+    def _in_effect_at_from(self, entry: IndexEntry, old: int) -> bool:
+        """Whether the entry is in effect at --from: released at or before it, and, for a change
+        announced for a later release (1.4: "1.5 needs C++14"), that release too. An upgrade from
+        the announcing release still meets such a change, as the upgrade view lists it."""
+        if self.index.order[entry.release] > old:
+            return False
+        return entry.takes_effect is None or version_key(entry.takes_effect) <= version_key(self.options.old)
 
     def _message(
         self, kind: str, record: ApiRecord, entry: IndexEntry, replacement: str | None, drop_in: bool | None

@@ -23,8 +23,10 @@ from releasekb.check.findings import (
 )
 from releasekb.check.messages import explained
 from releasekb.common import atomic
+from releasekb.common.i18n import interface_strings
 from releasekb.common.locales import plural_text
 from releasekb.common.safe_text import github_command, github_log_line, json_escaped, visible
+from releasekb.kb.catalog import list_text
 from releasekb.kb.check_schema import SCHEMA_VERSION
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -102,6 +104,10 @@ def scope_notes(report: Report) -> list[str]:
             notes.append(t["scope_after"].format(flag=flag, version=version, last=last))
         else:
             notes.append(t["scope_between"].format(flag=flag, version=version, release=release))
+    if options.not_described:
+        # the range crosses releases not described: their changes are not among the findings
+        versions = list_text(list(options.not_described), interface_strings(options.lang))
+        notes.append(t["not_described_crossed"].format(versions=versions, old=options.old, new=options.new))
     return notes
 
 
@@ -268,6 +274,7 @@ def json_report(report: Report) -> dict:
         "to": options.new,
         "compared": {"from": options.old_release, "to": options.new_release},
         "knowledge_base_releases": list(report.releases),
+        "not_described": list(options.not_described),
         "max_stability": options.max_stability,
         "fail_on": sorted(options.fail_on),
         "failed": report.failed(),
@@ -353,6 +360,7 @@ def _run_properties(report: Report) -> dict:
         "comparedFrom": options.old_release,
         "comparedTo": options.new_release,
         "knowledgeBaseReleases": list(report.releases),
+        "notDescribed": list(options.not_described),
         "declared": list(report.declared),
     }
 

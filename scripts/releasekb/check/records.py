@@ -54,6 +54,9 @@ class IndexEntry:
     urls: dict[str, str]  # the entry's permanent address in every language
     feature_urls: dict[str, str]
     when: CallCondition | None  # None: the entry concerns every use of the API
+    # a change announced for a later release: the release it takes effect in (absent from
+    # indexes published before it existed: in its own release)
+    takes_effect: str | None = None
 
     @classmethod
     def parse(cls, entry: dict) -> IndexEntry:
@@ -69,6 +72,7 @@ class IndexEntry:
             urls=entry["urls"],
             feature_urls=entry["feature_urls"],
             when=CallCondition.parse(when) if when is not None else None,
+            takes_effect=entry.get("takes_effect"),
         )
 
 

@@ -49,6 +49,8 @@ def entry_record(entry: Entry, site_url: str) -> dict:
         "title": dict(entry.title),
         "summary": dict(entry.summary),
         "migration": dict(entry.migration) if entry.migration else None,
+        # a change announced for a later release: the release it takes effect in
+        "takes_effect": entry.takes_effect,
         "apis": list(entry.apis),
         "links": [{"kind": link.kind, "url": link.url} for link in entry.links],
         "urls": release_urls(site_url, entry.release, entry.id),
@@ -70,6 +72,8 @@ def feature_record(feature: Feature, site_url: str) -> dict:
         "first_release": feature.first.release.version,
         "latest_release": feature.latest.release.version,
         "removed_in": feature.removed_in.version if feature.removed_in else None,
+        # releases not described within the feature's history: what they did to it is unknown here
+        "not_covered": feature.not_covered,
         "part_of": feature.parent.id if feature.parent else None,
         "aliases": feature.aliases,
         "apis": feature.apis,
@@ -97,6 +101,8 @@ def release_record(release: Release, site_url: str) -> dict:
         "urls": release_urls(site_url, release),
         "features": [entry.id for entry in release.features],
         "changes": [entry.id for entry in release.changes],
+        # releases not described between the previous release and this one
+        "not_described_before": release.not_described_before,
     }
 
 
@@ -113,7 +119,12 @@ def event_record(event: Event, site_url: str) -> dict:
 
 
 def _document(catalog: Catalog, **content) -> dict:
-    return {"schema_version": SCHEMA_VERSION, "product": dict(catalog.product_name), **content}
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "product": dict(catalog.product_name),
+        "not_described": catalog.not_described,
+        **content,
+    }
 
 
 def features_document(catalog: Catalog, features: list[Feature], site_url: str) -> dict:

@@ -27,6 +27,7 @@ def index_document(catalog: Catalog, site_url: str) -> dict:
         "schema_version": API_SCHEMA_VERSION,
         "product": dict(catalog.product_name),
         "releases": [{"version": r.version, "date": r.date} for r in catalog.releases],
+        "not_described": catalog.not_described,
         "levels": [
             {"key": level.key, "rank": level.rank, "name": dict(level.name)} for level in catalog.levels.values()
         ],
@@ -97,6 +98,7 @@ def _entry_record(entry: Entry, ref: ApiRef, site_url: str) -> dict:
         "level": entry.level.key if entry.level else None,
         "title": dict(entry.title),
         "migration": dict(entry.migration) if entry.migration else None,
+        **({"takes_effect": entry.takes_effect} if entry.takes_effect else {}),
         "urls": api.release_urls(site_url, entry.release, entry.id),
         "feature_urls": api.feature_urls(site_url, entry.feature),
         **({"when": ref.when.as_dict()} if ref.when else {}),

@@ -8,12 +8,14 @@ are computed here, once, so templates only loop and print.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from releasekb.common.i18n import interface_strings
+from releasekb.common.versions import version_key
 from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.model import (
     RESERVED_ANCHOR_PREFIX,
@@ -248,6 +250,9 @@ class Entry:
     aliases: tuple[str, ...]
     former_anchors: tuple[str, ...]  # on the release page (see model.Entry.former_anchors)
     position: int  # order in the release file
+    # For a change: the later release in which it takes effect (model.ChangeEntry.takes_effect),
+    # None when it does in its own release. It may be a release the data does not describe.
+    takes_effect: str | None = None
     # Languages whose translation of this entry's texts may be out of date (see translations.py).
     stale_languages: frozenset[str] = frozenset()
     feature: Feature = field(init=False)
@@ -453,6 +458,13 @@ class Feature:
         return next((e for e in self.entries if e.release is release), None)
 
     @property
+    def not_covered(self) -> list[str]:
+        """The releases not described between the feature's first release and its removal (or the
+        latest release): its history there is unknown here."""
+        catalog = self.first.release.catalog
+        return catalog.not_described_between(self.first.release, self.removed_in or catalog.latest)
+
+    @property
     def timeline(self) -> list[Event]:
         """Own events plus the introduction of each part, in version order."""
         part_events = [ev for part in self.parts for ev in part.events if ev.kind == "addition"]
@@ -511,6 +523,10 @@ class Release:
     next: Release | None = None
     stale_languages: frozenset[str] = frozenset()  # of the release's own title and summary
     order: int = 0  # position in version order (0 = oldest): a sort key, as "1.10" > "1.9"
+    # Changes announced by earlier releases that take effect here, or in a release not described
+    # between the previous release and this one (Entry.takes_effect): an upgrade crossing this
+    # release meets them, also from the release that announced them.
+    taking_effect: list[Entry] = field(default_factory=list)
 
     def __repr__(self) -> str:
         return f"<Release {self.version}>"
@@ -581,6 +597,13 @@ class Release:
         return sum(1 for e in self.features if e.in_effect.level is level)
 
     @property
+    def not_described_before(self) -> list[str]:
+        """The releases not described between the previous release and this one (project.yaml
+        `releases_not_described`): an upgrade crossing this release crosses them too. Each such
+        release is named by one release at most, so the pages stay linear in releases."""
+        return self.catalog.not_described_between(self.previous, self) if self.previous else []
+
+    @property
     def upgrade_events(self) -> list[Event]:
         """What an upgrader crossing this release must know: breaking changes, removals,
         deprecations and level changes, in changelog order."""
@@ -614,6 +637,20 @@ class Catalog:
     # the data folder, whose locales/<lang>.yaml are the team's own interface strings
     # (common/locales.py): every page, feed and badge of this catalog takes its strings with it
     data_dir: Path | None = None
+    # The product's releases no release file describes (project.yaml `releases_not_described`),
+    # in version order.
+    not_described: list[str] = field(default_factory=list)
+
+    @cached_property
+    def _not_described_keys(self) -> list[tuple]:
+        return [version_key(version) for version in self.not_described]
+
+    def not_described_between(self, after: Release | None, upto: Release) -> list[str]:
+        """The releases not described after `after` (None: from the start) up to `upto`: the
+        gaps an upgrade from `after` to `upto` crosses."""
+        keys = self._not_described_keys
+        start = bisect_right(keys, version_key(after.version)) if after else 0
+        return self.not_described[start : bisect_left(keys, version_key(upto.version))]
 
     def __repr__(self) -> str:
         return f"<Catalog of {len(self.releases)} releases, {len(self.features)} features>"
@@ -730,6 +767,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         code_files={lang: list(files) for lang, files in project.code.files.items()} if project.code else {},
         site_url=project.site_url or "",
         data_dir=data_dir,
+        not_described=sorted(project.releases_not_described, key=version_key),
     )
     stale = stale_entry_keys(data)
     for loaded in data.releases:
@@ -770,7 +808,22 @@ def build_catalog(data: ValidatedData) -> Catalog:
             event.release.events.append(event)
     for release in catalog.releases:
         release.events.sort(key=lambda ev: (_EVENT_ORDER[ev.kind], ev.entry.position))
+    _place_later_effects(catalog)
     return catalog
+
+
+def _place_later_effects(catalog: Catalog) -> None:
+    """Each change that takes effect after its release goes to the first release at or after the
+    one it takes effect in (the release an upgrade must cross to meet it); none when that one is
+    after the latest release described."""
+    keys = [version_key(release.version) for release in catalog.releases]
+    for release in catalog.releases:
+        for entry in release.changes:
+            if entry.takes_effect is None:
+                continue
+            position = bisect_left(keys, version_key(entry.takes_effect))
+            if position < len(catalog.releases):
+                catalog.releases[position].taking_effect.append(entry)
 
 
 def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, catalog: Catalog) -> Entry:
@@ -795,6 +848,7 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         aliases=tuple(raw.aliases),
         former_anchors=tuple(raw.former_anchors),
         position=position,
+        takes_effect=raw.takes_effect if is_change else None,
     )
 
 

@@ -392,6 +392,15 @@ class ChangeEntry(Entry):
         "earlier release.",
     )
     migration: TextBlock = Field(description="What code that depends on it does now.")
+    # Where a release announces what a later one will do ("1.4 is the last release to build with
+    # C++11"), the change matters to everyone upgrading past that later release, including from
+    # the announcing one (rules.changes_take_effect_later checks it comes after).
+    takes_effect: Version | None = Field(
+        None,
+        description="The release in which the change takes effect, when it is later than the release that "
+        "announces it (`1.4` says 1.5 needs C++14: `takes_effect: \"1.5\"`); it may be a release the knowledge "
+        "base does not describe. An upgrade from any release before it lists the change.",
+    )
 
 
 class ReleaseFile(Strict):
@@ -562,6 +571,15 @@ class ProjectFile(Strict):
         None,
         description="The knowledge base's public address (`https://kb.example.org/`): `releasekb check` "
         "gives absolute links to its pages with it. The site's own address is `site_url` in `mkdocs.yml`.",
+    )
+    # The product's releases between those described that no release file describes: every view
+    # of a range (upgrade, changelog, a feature's history, the API, `check`) names those inside it,
+    # so that no reader takes a range for complete (rules.undescribed_releases_are_not_described).
+    releases_not_described: list[Version] = Field(
+        [],
+        description="The product's releases that the knowledge base does not describe (`[\"1.6\"]`): every view "
+        "of a range of releases, and `releasekb check`, says which of them lie inside it. None may have a "
+        "release file.",
     )
     # A frozen list: it grows only when a page is renamed, never per release.
     redirects: dict[SitePath, RedirectTarget] = Field(

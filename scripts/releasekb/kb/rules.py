@@ -305,6 +305,42 @@ def removed_ids_stay_removed(data: ValidatedData) -> Iterator[Problem]:
                 removed_in.setdefault(entry.id, release.record.version)
 
 
+def undescribed_releases_are_not_described(data: ValidatedData) -> Iterator[Problem]:
+    """project.yaml's `releases_not_described` names releases without a file: one with a file
+    would be both covered and a gap, and a version listed twice would be named twice as missing."""
+    described = {version_key(release.record.version): release for release in data.releases}
+    seen: dict[tuple, int] = {}
+    listed = data.project.releases_not_described
+    for i, version in enumerate(listed):
+        location = ("releases_not_described", i)
+        if (first := seen.setdefault(version_key(version), i)) != i:
+            yield data.project_document.problem(
+                location, f"'{version}' is the same release as '{listed[first]}', listed before: list each release once"
+            )
+        elif version_key(version) in described and data.complete:
+            release = described[version_key(version)]
+            yield data.project_document.problem(
+                location,
+                f"'{version}' is described by {release.document.display_path}: remove it from "
+                "`releases_not_described`, which lists only releases without a file",
+            )
+
+
+def changes_take_effect_later(data: ValidatedData) -> Iterator[Problem]:
+    """`takes_effect` is for a change that a release announces for a later one: at or before the
+    announcing release it would say nothing the release itself does not."""
+    for release in data.releases:
+        version = release.record.version
+        for location, entry in entries(release):
+            effect = getattr(entry, "takes_effect", None)
+            if effect is not None and version_key(effect) <= version_key(version):
+                yield release.document.problem(
+                    (*location, "takes_effect"),
+                    f"'{effect}' is not after {version}, the release that announces the change: write a later "
+                    "release, or remove `takes_effect` when the change takes effect in this release",
+                )
+
+
 def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
     """An id in several releases needs a `name`: entry titles report news ("... becomes
     stable"), while its feature page needs a title that stays true."""
@@ -496,6 +532,8 @@ RULES: tuple[Rule, ...] = (
     glossary_is_followed,
     apis_are_qualified_code_names,
     drop_in_goes_with_a_replacement,
+    undescribed_releases_are_not_described,
+    changes_take_effect_later,
 )
 
 

@@ -32,7 +32,7 @@ from releasekb.common.i18n import count_text, interface_strings, url_prefix
 from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
-from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, UntranslatedText
+from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, UntranslatedText, list_text
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import (
     CHANGELOG,
@@ -489,6 +489,7 @@ class _PageHelpers:
             "label": self.label,
             "parens": self.parens,
             "count": self.count,
+            "versions_text": self.versions_text,
             "plural_form": self.plural_form,
             "number": self.number,
         }
@@ -504,6 +505,13 @@ class _PageHelpers:
     def count(self, key: str, number: int) -> str:
         """'1 breaking change', '3 breaking changes': the interface string `key` for a count."""
         return count_text(self.strings, key, number)
+
+    def versions_text(self, key: str, versions: list[str], **values: str) -> str:
+        """The plural text `key` for a list of releases ('1.6 is', '1.3 and 1.6 are'), with the
+        list as {versions} and `values` for its other placeholders."""
+        return plural_text(self.lang, self.strings[key], len(versions)).format(
+            versions=list_text(versions, self.strings), **values
+        )
 
     def row(self, feature_id: str, macro, *args) -> Markup:
         """macro(*args): a row of an overview that shows only this feature's own data (its

@@ -255,51 +255,90 @@
 // Upgrade view: one page lists every release's upgrade notes, oldest first, and is a correct
 // answer without JavaScript. Here the chosen range (?from=1.4&to=1.7) shows only the releases
 // after "from" up to and including "to"; choosing updates the address, so it can be shared.
+// A pair that is no upgrade (a version that is no release, "from" after "to", the same version
+// twice) is answered with a message and no section, never with another range. The releases the
+// knowledge base does not describe come as one list on the form and, per section, those just
+// before its release: the range's gaps are those of the sections shown.
 (function () {
   const form = document.getElementById("rkb-upgrade");
   // No form, or (from a page built before there were two releases) no version to upgrade from.
-  if (!form || !form.elements.from.options.length) return;
+  if (!form || form.elements.from.options.length < 2) return;
+  const output = form.elements.summary;
   const sections = Array.from(document.querySelectorAll(".rkb-upgrade-release"));
-  const versions = sections.map((section) => section.dataset.version);
-  const oldest = form.elements.from.options[0].value;
+  const releases = Array.from(form.elements.from.options, (option) => option.value);
+  const notDescribed = (form.dataset.notDescribed || "").split(" ").filter(Boolean);
   // Position in release order: the oldest release has no section of its own.
-  const position = (version) => (version === oldest ? -1 : versions.indexOf(version));
+  const position = (version) => releases.indexOf(version);
+  const sectionPosition = (section) => position(section.dataset.version);
+  const listText = (items) =>
+    items.length < 2
+      ? items.join("")
+      : output.dataset.listPair
+          .replace("{first}", items.slice(0, -1).join(output.dataset.listSeparator))
+          .replace("{last}", items[items.length - 1]);
   const params = new URLSearchParams(window.location.search);
-  const known = (select, value) => Array.from(select.options).some((o) => o.value === value);
-  const chosen = known(form.elements.from, params.get("from")) && known(form.elements.to, params.get("to"));
-  // Each end the address names is kept when there is such a choice; the other is the widest.
-  form.elements.from.value = known(form.elements.from, params.get("from")) ? params.get("from") : oldest;
-  form.elements.to.value = known(form.elements.to, params.get("to")) ? params.get("to") : versions[versions.length - 1];
-  // A version the address names that no release has (?from=9.9) is said, not silently replaced
-  // by the whole range, until the reader chooses.
-  const unknown = ["from", "to"]
-    .map((name) => params.get(name))
-    .filter((value) => value !== null && !known(form.elements.from, value) && !known(form.elements.to, value));
-  let note = unknown.map((version) => form.elements.summary.dataset.unknown.replace("{version}", version)).join(" ");
+  const asked = { from: params.get("from"), to: params.get("to") };
+  // Each end the address names is kept as it is; an end it leaves out is the widest.
+  form.elements.from.value = asked.from !== null ? asked.from : releases[0];
+  form.elements.to.value = asked.to !== null ? asked.to : releases[releases.length - 1];
 
-  function apply(updateAddress) {
-    const from = form.elements.from.value, to = form.elements.to.value;
+  // What is wrong with a pair, in the reader's language; "" for an upgrade.
+  function problem(from, to) {
+    const notes = [];
+    for (const version of [from, to]) {
+      if (releases.includes(version) || notes.some((note) => note.version === version)) continue;
+      const key = notDescribed.includes(version) ? "notDescribedVersion" : "unknown";
+      notes.push({ version, text: output.dataset[key].replace("{version}", version) });
+    }
+    if (notes.length) return notes.map((note) => note.text).join(" ");
+    if (position(from) > position(to)) return output.dataset.after.replace("{from}", from).replace("{to}", to);
+    if (from === to) return output.dataset.same.replace("{version}", from);
+    return "";
+  }
+
+  function show(section, visible) {
+    section.hidden = !visible;
+    // The table of contents lists only the sections shown. Its markup is the theme's, which a
+    // site may override (a `toc-item.html` without <li>): the entry is the link's list item
+    // when there is one, else the link itself, and a table of contents that is not there at
+    // all leaves the sections shown as they are.
+    const heading = section.querySelector("h2[id]");
+    const tocLink = heading && document.querySelector(`.md-nav--secondary a[href="#${CSS.escape(heading.id)}"]`);
+    if (tocLink) (tocLink.closest(".md-nav--secondary li") || tocLink).hidden = !visible;
+  }
+
+  function apply(from, to, updateAddress) {
+    const wrong = problem(from, to);
     const first = position(from) + 1, last = position(to);
-    const output = form.elements.summary;
+    const gaps = [];
     let shown = 0;
-    sections.forEach((section, index) => {
-      const visible = index >= first && index <= last;
-      section.hidden = !visible;
-      if (visible) shown += 1;
-      // The table of contents lists only the sections shown. Its markup is the theme's, which a
-      // site may override (a `toc-item.html` without <li>): the entry is the link's list item
-      // when there is one, else the link itself, and a table of contents that is not there at
-      // all leaves the sections shown as they are.
-      const heading = section.querySelector("h2[id]");
-      const tocLink = heading && document.querySelector(`.md-nav--secondary a[href="#${CSS.escape(heading.id)}"]`);
-      if (tocLink) (tocLink.closest(".md-nav--secondary li") || tocLink).hidden = !visible;
-    });
-    const template = shown === 1 ? output.dataset.templateOne : output.dataset.template;
-    const summary = shown
-      ? template.replace("{from}", from).replace("{to}", to).replace("{count}", shown)
-      : output.dataset.empty;
-    output.textContent = note ? note + " " + summary : summary;
-    output.classList.toggle("rkb-unknown", Boolean(note));
+    for (const section of sections) {
+      const index = sectionPosition(section);
+      const visible = !wrong && index >= first && index <= last;
+      show(section, visible);
+      if (!visible) continue;
+      shown += 1;
+      gaps.push(...(section.dataset.notDescribed || "").split(" ").filter(Boolean));
+      // A change announced inside the range is listed in its own section: only those announced
+      // at or before "from" are listed again where they take effect.
+      const effects = Array.from(section.querySelectorAll("[data-announced]"));
+      for (const item of effects) item.hidden = position(item.dataset.announced) >= first;
+      const block = section.querySelector(".rkb-taking-effect");
+      if (block) block.hidden = effects.every((item) => item.hidden);
+      const nothing = section.querySelector(".rkb-upgrade-nothing");
+      if (nothing && effects.length) nothing.hidden = !effects.every((item) => item.hidden);
+    }
+    let summary = wrong;
+    if (!wrong) {
+      const one = shown === 1;
+      const template = gaps.length
+        ? (one ? output.dataset.gapsOne : output.dataset.gaps).replace("{missing}", listText(gaps))
+        : one ? output.dataset.templateOne : output.dataset.template;
+      summary = template.replace("{from}", from).replace("{to}", to).replace("{count}", shown);
+    }
+    output.textContent = summary;
+    output.classList.toggle("rkb-unknown", Boolean(wrong));
+    output.classList.toggle("rkb-incomplete", !wrong && gaps.length > 0);
     if (updateAddress) {
       const query = new URLSearchParams({ from: from, to: to });
       history.replaceState(null, "", "?" + query.toString().replace(/%2F/g, "/") + window.location.hash);
@@ -308,11 +347,18 @@
 
   form.hidden = false;
   form.addEventListener("change", () => {
-    note = "";
-    apply(true);
+    // An end the address named that is no release shows blank: choosing the other end replaces
+    // it with the widest choice.
+    if (!form.elements.from.value) form.elements.from.value = releases[0];
+    if (!form.elements.to.value) form.elements.to.value = releases[releases.length - 1];
+    apply(form.elements.from.value, form.elements.to.value, true);
   });
   form.addEventListener("submit", (event) => event.preventDefault());
-  apply(chosen);
+  apply(
+    asked.from !== null ? asked.from : form.elements.from.value,
+    asked.to !== null ? asked.to : form.elements.to.value,
+    asked.from !== null && asked.to !== null && !problem(asked.from, asked.to),
+  );
 })();
 
 // 404 page: static hosts answer every missing address with the root 404.html, which says it in
