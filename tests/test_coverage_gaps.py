@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import REAL_RELEASES, line_of, page_html, problems_of, real_data, static_server
 
+from helpers import REAL_RELEASES, line_of, page_html, problems_of, real_data, static_server
 from releasekb.cli import main
 from releasekb.common.i18n import interface_strings
 from releasekb.common.versions import version_key
@@ -29,9 +29,7 @@ LANGS = {"en": "", "zh": "zh/"}
 
 def between(old: str, new: str) -> list[str]:
     """The releases not described after `old` up to `new`, from project.yaml."""
-    return sorted(
-        (v for v in NOT_DESCRIBED if version_key(old) < version_key(v) <= version_key(new)), key=version_key
-    )
+    return sorted((v for v in NOT_DESCRIBED if version_key(old) < version_key(v) <= version_key(new)), key=version_key)
 
 
 def plural(lang: str, key: str, count: int) -> str:
@@ -68,8 +66,16 @@ def test_the_cpp14_requirement_takes_effect_in_1_5(real_catalog):
         # not a version
         ({"project.yaml": [('"1.6"]', '"1.6", "one point six"]')]}, "one point six", "releases_not_described[7]"),
         # takes_effect before or at the announcing release
-        ({"1.4.yaml": [('takes_effect: "1.5"', 'takes_effect: "1.3"')]}, 'takes_effect: "1.3"', "'1.3' is not after 1.4"),
-        ({"1.4.yaml": [('takes_effect: "1.5"', 'takes_effect: "1.4"')]}, 'takes_effect: "1.4"', "'1.4' is not after 1.4"),
+        (
+            {"1.4.yaml": [('takes_effect: "1.5"', 'takes_effect: "1.3"')]},
+            'takes_effect: "1.3"',
+            "'1.3' is not after 1.4",
+        ),
+        (
+            {"1.4.yaml": [('takes_effect: "1.5"', 'takes_effect: "1.4"')]},
+            'takes_effect: "1.4"',
+            "'1.4' is not after 1.4",
+        ),
     ],
 )
 def test_invalid_coverage_keys_are_located(tmp_path, edits, needle, message):
@@ -169,7 +175,10 @@ def test_check_json_and_a_later_effect(code, capsys, tmp_path):
     plain = ["check", "--from", "1.7", "--to", "1.7", "--format", "json", str(code)]
     main(["--data", str(REAL_RELEASES), *plain])
     assert json.loads(capsys.readouterr().out)["findings"][0]["in_effect_at_from"] is True
-    data = real_data(tmp_path, {"1.7.yaml": [("  - id: torch-fft-function\n", '  - id: torch-fft-function\n    takes_effect: "1.8"\n')]})
+    data = real_data(
+        tmp_path,
+        {"1.7.yaml": [("  - id: torch-fft-function\n", '  - id: torch-fft-function\n    takes_effect: "1.8"\n')]},
+    )
     main(["--data", str(data), *plain])
     assert json.loads(capsys.readouterr().out)["findings"][0]["in_effect_at_from"] is False
 

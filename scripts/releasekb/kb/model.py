@@ -398,7 +398,7 @@ class ChangeEntry(Entry):
     takes_effect: Version | None = Field(
         None,
         description="The release in which the change takes effect, when it is later than the release that "
-        "announces it (`1.4` says 1.5 needs C++14: `takes_effect: \"1.5\"`); it may be a release the knowledge "
+        'announces it (`1.4` says 1.5 needs C++14: `takes_effect: "1.5"`); it may be a release the knowledge '
         "base does not describe. An upgrade from any release before it lists the change.",
     )
 
@@ -577,7 +577,7 @@ class ProjectFile(Strict):
     # so that no reader takes a range for complete (rules.undescribed_releases_are_not_described).
     releases_not_described: list[Version] = Field(
         [],
-        description="The product's releases that the knowledge base does not describe (`[\"1.6\"]`): every view "
+        description='The product\'s releases that the knowledge base does not describe (`["1.6"]`): every view '
         "of a range of releases, and `releasekb check`, says which of them lie inside it. None may have a "
         "release file.",
     )
