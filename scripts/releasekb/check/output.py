@@ -107,7 +107,7 @@ def scope_notes(report: Report) -> list[str]:
     if options.not_described:
         # the range crosses releases not described: their changes are not among the findings
         versions = list_text(list(options.not_described), interface_strings(options.lang))
-        notes.append(t["not_described_crossed"].format(versions=versions, old=options.old, new=options.new))
+        notes.append(t["not_described_crossed"].format(versions=versions))
     return notes
 
 
