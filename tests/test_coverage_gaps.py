@@ -114,6 +114,7 @@ def test_pages_name_the_releases_not_covered(real_site, lang):
 
     changelog = page_html(real_site, prefix + "changelog")
     assert whole in changelog and section_note in changelog
+    assert whole in page_html(real_site, prefix + "releases")
     assert t["takes_effect_in"].format(version="1.5") in changelog
 
     # the RPC framework came in 1.4; 1.6 is in its history and not described
