@@ -398,7 +398,7 @@ def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
     }
 
 
-# The index pages templates link to, by name: paths.RELEASES_INDEX and the like.
+# The index pages (and the feed) templates link to, by name: paths.RELEASES_INDEX and the like.
 _PATHS = {
     name: getattr(urls, name)
     for name in ("HOME", "RELEASES_INDEX", "FEATURES_INDEX", "STABILITY_INDEX", "CHANGELOG", "UPGRADE", "FEED")
