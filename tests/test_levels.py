@@ -194,7 +194,7 @@ def test_real_02_features_stay_unlabeled(real_catalog):
 
 
 BADGE = re.compile(
-    r'rkb-badge rkb-level-([a-z0-9-]+)"[^>]*>([^<]*)</span>(?: <span class="rkb-provenance">([^<]*)</span>)?'
+    r'rkb-badge rkb-level-([a-z0-9-]+)"[^>]*>([^<]*)</span>(?: <a class="rkb-provenance"[^>]*>([^<]*)</a>)?'
 )
 
 

@@ -204,8 +204,8 @@ def test_wide_tables_scroll_in_a_named_focusable_box_with_shadows(browse, lang):
     for box in scrolling:
         assert box["tabIndex"] == 0 and box["role"] == "region" and box["label"], box
         assert box["shadows"].count("radial-gradient") == 2, box  # the edges' shadows
-    # Every data table of the page is in such a box, and the page itself does not move.
-    assert page.locator("article table").count() == len(boxes)
+    # Every data table and chart of the page is in such a box, and the page itself does not move.
+    assert page.locator("article table, article svg.rkb-svg").count() == len(boxes)
     assert sideways_overflow(page) <= 0
     # The keyboard scrolls it.
     box = page.locator("article .rkb-scroll[tabindex='0']").first

@@ -54,6 +54,10 @@ SEARCH_BUNDLE = "pagefind"
 SEARCH_WORKER = "assets/releasekb-search.js"
 MATERIAL_SEARCH_INDEX = "search/search_index.json"
 FEED = "feed.xml"
+# The hand-written about page every site has (`init` writes one per language), and its section
+# that explains how a page reads a level: the notes after a level ("(per 1.5)") link there.
+ABOUT = "about.md"
+ABOUT_LEVELS_ANCHOR = "reading-stability-levels"
 
 
 def release_path(version: str) -> str:

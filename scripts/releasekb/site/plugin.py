@@ -218,6 +218,7 @@ class ReleaseKBPlugin(BasePlugin):
             "without_js": strings["search_without_js"],
             "features": strings["nav_features"],
         }
+        config.extra["releasekb_made_with"] = strings["footer_made_with"]  # the theme's copyright.html
         self.session.progress.start(lang, languages)
 
     def _generate(self, config: MkDocsConfig):

@@ -35,17 +35,21 @@ from releasekb.kb import urls
 from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, UntranslatedText, list_text
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import (
+    ABOUT,
+    ABOUT_LEVELS_ANCHOR,
     CHANGELOG,
     FEATURES_INDEX,
     FILTER_TEXT_FILE,
     RELEASES_INDEX,
     STABILITY_INDEX,
     UPGRADE,
+    badge_path,
     feature_path,
     features_query,
     level_path,
     page_url,
     permanent_url,
+    relative_site_url,
     relative_url,
     release_path,
     upgrade_query,
@@ -207,6 +211,10 @@ def not_found_page(root_url: str, languages: tuple[str, ...], data_dir: Path | N
                 "t": interface_strings(lang, data_dir),
                 "home": home,
                 "search": home + page_url(FEATURES_INDEX),
+                # {feature id: text} (the features index's words filter): the ids the page
+                # suggests the nearest of, for a mistyped feature address
+                "features_list": home + FILTER_TEXT_FILE,
+                "features_prefix": page_url(FEATURES_INDEX),
                 "links": [
                     (home + page_url(path), key)
                     for path, key in (
@@ -390,10 +398,10 @@ def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
     }
 
 
-# The index pages templates link to, by name: paths.RELEASES_INDEX and the like.
+# The index pages (and the feed) templates link to, by name: paths.RELEASES_INDEX and the like.
 _PATHS = {
     name: getattr(urls, name)
-    for name in ("HOME", "RELEASES_INDEX", "FEATURES_INDEX", "STABILITY_INDEX", "CHANGELOG", "UPGRADE")
+    for name in ("HOME", "RELEASES_INDEX", "FEATURES_INDEX", "STABILITY_INDEX", "CHANGELOG", "UPGRADE", "FEED")
 }
 
 
@@ -453,11 +461,16 @@ class _PageHelpers:
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
         self.linked: set[str] = set()  # the pages this page links to
         self.rows = Rows() if rows is None else rows
+        self._about_levels: Markup | None = None
 
     def functions(self) -> dict:
         return {
             "href": self.href,
             "permalink": self.permalink,
+            "file_href": self.file_href,
+            "file_permalink": self.file_permalink,
+            "about_levels_href": self.about_levels_href,
+            "badge_path": badge_path,
             "format_date": self.format_date,
             "feature_path": feature_path,
             "release_path": release_path,
@@ -615,13 +628,33 @@ class _PageHelpers:
             return Markup("")
         badge = self.short_badge(state.level) if short else self.badge(state.level)
         text = state.provenance(self.strings, short)
-        return badge + Markup(' <span class="rkb-provenance">{}</span>').format(text) if text else badge
+        return badge + self._provenance_note(text) if text else badge
 
     def provenance(self, entry: Entry, short: bool = False) -> Markup:
         """' (stated in the 1.5 announcement)' and the like for a level the entry's release did
         not state itself, else nothing."""
         text = entry.in_effect.provenance(self.strings, short) if entry.in_effect else ""
-        return Markup(' <span class="rkb-provenance">{}</span>').format(text) if text else Markup("")
+        return self._provenance_note(text) if text else Markup("")
+
+    def _provenance_note(self, text: str) -> Markup:
+        """' (per 1.5)', a link to the about page's section that explains such notes: a reader
+        who does not know why a level comes from another release finds out there."""
+        return Markup(' <a class="rkb-provenance" href="{}">{}</a>').format(self.about_levels_href(), text)
+
+    def about_levels_href(self) -> Markup:
+        """The about page's section on reading levels (one address per page, worked out once)."""
+        if self._about_levels is None:
+            self._about_levels = attr(relative_url(self.path, ABOUT) + "#" + ABOUT_LEVELS_ANCHOR)
+        return self._about_levels
+
+    def file_href(self, path: str) -> Markup:
+        """A file of this language's site that is not a page (the feed, a badge), from this page."""
+        folder, _, name = path.rpartition("/")
+        return attr(relative_site_url(page_url(self.path), folder + "/" if folder else "./") + name)
+
+    def file_permalink(self, path: str) -> str:
+        """The permanent address of a file of this language's site (a badge), as permalink's."""
+        return permanent_url(self.site_url, self.languages, self.url_lang, path)
 
     def status_badge(self, entry: Entry) -> Markup:
         """What a release said about a feature, for tables: its level in effect, or for a change its kind."""

@@ -34,11 +34,15 @@ def _label(strings: Strings, label: str, value: str) -> str:
     return strings["label"].format(label=label) + value
 
 
-def _svg(width: int, height: int, label: str, body: str) -> Markup:
+def _svg(width: int, height: int, label: str, body: str, name: str) -> Markup:
+    """The chart at its own size, in a box that scrolls it where the column is narrower (named
+    `name`, focusable while it scrolls, as a wide table's: releasekb.css, releasekb.js). A chart
+    scaled down to a phone's width had its 12 px text 6 to 8 px tall."""
     return Markup(
+        f'<div class="rkb-scroll" role="region" tabindex="0" aria-label="{xml_text(name)}">'
         f'<svg xmlns="http://www.w3.org/2000/svg" class="rkb-svg" viewBox="0 0 {width} {height}" '
-        f'width="100%" style="max-width:{width}px" role="img" aria-label="{xml_text(label)}">'
-        f"<title>{xml_text(label)}</title>{body}</svg>"
+        f'width="{width}" height="{height}" role="img" aria-label="{xml_text(label)}">'
+        f"<title>{xml_text(label)}</title>{body}</svg></div>"
     )
 
 
@@ -93,7 +97,7 @@ def release_levels(release: Release, lang: str, title: str) -> Markup:
         + _bar(4, counts, strings, BAR_WIDTH / total)
         + _legend([level for level, _ in counts], lang, ROW_HEIGHT + 6)
     )
-    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(strings, title, _describe(counts, strings)), body)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(strings, title, _describe(counts, strings)), body, title)
 
 
 def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
@@ -119,7 +123,7 @@ def distribution(catalog: Catalog, lang: str, title: str) -> Markup:
         _label(strings, release.version, _describe(counts, strings)) for release, counts in as_of
     )
     body = "".join(rows) + _legend(ordered, lang, len(releases) * ROW_HEIGHT + 6)
-    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(strings, title, description), body)
+    return _svg(LABEL_WIDTH + BAR_WIDTH + 10, height, _label(strings, title, description), body, title)
 
 
 def timeline(feature: Feature, lang: str, strings: Strings) -> Markup:
@@ -168,4 +172,4 @@ def timeline(feature: Feature, lang: str, strings: Strings) -> Markup:
         parts.append(f'<text class="rkb-svg-text rkb-strong" x="{x}" y="16" text-anchor="middle">{version}</text>')
     steps = strings["clause_separator"].join(described)
     label = strings["timeline_label"].format(title=plain(feature.title[lang]), steps=steps)
-    return _svg(width, height, label, "".join(parts))
+    return _svg(width, height, label, "".join(parts), strings["lifecycle"])

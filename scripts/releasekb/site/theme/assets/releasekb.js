@@ -51,8 +51,13 @@
 (function () {
   for (const box of document.querySelectorAll(".rkb-permalink[data-path^='/']")) {
     const address = window.location.origin + window.location.pathname;
+    // The feature's badge is a file of the same site: from the same root as the page.
+    const root = address.endsWith(box.dataset.path) ? address.slice(0, -box.dataset.path.length) : "";
+    const badge = box.dataset.badge && box.dataset.badge.startsWith("/") && root ? box.dataset.badge : "";
     for (const code of box.querySelectorAll("code")) {
-      code.textContent = code.textContent.split(box.dataset.path).join(address);
+      let text = code.textContent.split(box.dataset.path).join(address);
+      if (badge) text = text.split("(" + badge + ")").join("(" + root + badge + ")");
+      code.textContent = text;
     }
   }
 })();
@@ -190,6 +195,60 @@
     output.textContent = (shown < matched ? output.dataset.limited : output.dataset.template)
       .replace("{shown}", shown).replace("{matched}", matched).replace("{total}", rows.length);
     form.elements.more.hidden = shown === matched;
+    explainEmpty(matched === 0, { q: terms, stability, as_of: asOf, release, area });
+  }
+
+  // A view the filters leave empty says so (issue 36): which filters are set, and a button to
+  // remove each one whose removal alone brings rows back (else one that clears them all).
+  const empty = document.getElementById("rkb-features-empty");
+  const cleared = { q: [], stability: "", release: "", area: "" };
+  function explainEmpty(nothing, wanted) {
+    if (!empty) return;
+    empty.hidden = !nothing;
+    if (!nothing) {
+      empty.replaceChildren();
+      delete empty.dataset.shown;
+      return;
+    }
+    const named = (name, value) => {
+      const label = form.elements[name].closest("label");
+      return empty.dataset.label.replace("{label}", label ? label.firstChild.textContent.trim() : name) + value;
+    };
+    const chosen = (name) => form.elements[name].selectedOptions[0].textContent;
+    const set = [];
+    if (wanted.q.length) set.push(["q", named("q", form.elements.q.value.trim())]);
+    if (wanted.stability) {
+      const level = empty.dataset.asOf.replace("{level}", chosen("stability")).replace("{version}", form.elements.as_of.value);
+      set.push(["stability", named("stability", level)]);
+    }
+    if (wanted.release) set.push(["release", named("release", chosen("release"))]);
+    if (wanted.area) set.push(["area", named("area", chosen("area"))]);
+    const widening = set.filter(([name]) => {
+      const without = { ...wanted, [name]: cleared[name] };
+      return rows.some((r) => matches(r, without.q, without.stability, without.as_of, without.release, without.area));
+    });
+    // The same note again is left as it is: the words box's `change` as it loses focus to one
+    // of these buttons would otherwise replace the button under the pointer, and lose the click.
+    const shown = JSON.stringify([set, widening]);
+    if (empty.dataset.shown === shown) return;
+    empty.dataset.shown = shown;
+    const paragraph = document.createElement("p");
+    paragraph.textContent = empty.dataset.none.replace("{filters}", set.map(([, text]) => text).join(empty.dataset.separator));
+    empty.replaceChildren(paragraph);
+    const buttons = widening.length ? widening : [[null, null]];
+    for (const [name, text] of buttons) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "md-button";
+      button.textContent = name ? empty.dataset.remove.replace("{filter}", text) : empty.dataset.clear;
+      button.addEventListener("click", () => {
+        for (const field of name ? [name] : Object.keys(cleared)) form.elements[field].value = "";
+        filter();
+        remember();
+        (name ? form.elements[name] : form.elements.q).focus();
+      });
+      empty.append(button);
+    }
   }
 
   function order() {
@@ -386,11 +445,71 @@
   const heading = current.querySelector("h1");
   if (heading) document.title = heading.textContent;
   speak(JSON.parse(current.dataset.chrome || "{}"));
+  suggest(current, path.slice(current.dataset.prefix.length));
+
+  // A mistyped feature address (/features/torch-ftt/): the nearest feature's address, from the
+  // ids of the features index's words filter (one small file per language, fetched only here).
+  function suggest(section, rest) {
+    const note = section.querySelector(".rkb-did-you-mean");
+    const prefix = section.dataset.featuresPrefix;
+    if (!note || !prefix || !section.dataset.features || !rest.startsWith(prefix)) return;
+    let typed = rest.slice(prefix.length).split("/")[0] || "";
+    try {
+      typed = decodeURIComponent(typed).toLowerCase();
+    } catch {
+      return; // not an address anyone typed
+    }
+    if (!typed) return;
+    fetch(section.dataset.features)
+      .then((response) => (response.ok ? response.json() : {}))
+      .then((texts) => {
+        const id = nearest(typed, Object.keys(texts));
+        if (!id) return;
+        const address = root + section.dataset.prefix + prefix + encodeURIComponent(id) + "/";
+        const link = document.createElement("a");
+        link.href = address;
+        link.textContent = address;
+        const [before, after = ""] = note.dataset.template.split("{address}");
+        note.replaceChildren(before, link, after);
+        note.hidden = false;
+      })
+      .catch(() => {});
+  }
+
+  // The id closest to what was typed: one that contains it (the shortest), else the one fewest
+  // edits away, if that is less than half of it; none when nothing is close.
+  function nearest(typed, ids) {
+    const containing = ids.filter((id) => typed.length >= 3 && id.includes(typed)).sort((a, b) => a.length - b.length);
+    if (containing.length) return containing[0];
+    let best = null, bestDistance = Math.ceil(typed.length / 2);
+    for (const id of ids) {
+      const distance = edits(typed, id, bestDistance);
+      if (distance < bestDistance) {
+        best = id;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
+
+  // Levenshtein distance, given up at `limit` (the lengths alone may tell).
+  function edits(a, b, limit) {
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const row = [i];
+      for (let j = 1; j <= b.length; j++) {
+        row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+      previous = row;
+    }
+    return previous[b.length];
+  }
 
   // The page around the message in the language of the address too: the site's name, the
   // navigation (its tabs, and the drawer's list, which Material makes of the same entries)
   // leading to that language's pages, and Material's labels.
-  function speak({ site_name: siteName, navigation = [], labels = {} }) {
+  function speak({ site_name: siteName, navigation = [], labels = {}, made_with: madeWith }) {
     const text = (element, value) => {
       // the element's own text, beside any icon it holds
       const node = Array.from(element.childNodes).findLast((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
@@ -430,6 +549,13 @@
     label(".md-nav--primary", "nav");
     label(".md-nav--secondary", "toc");
     label(".md-search__options", "search");
+    label(".md-search[role='dialog']", "search");
+    const made = document.querySelector(".rkb-made-with");
+    const tool = made && made.querySelector("a");
+    if (madeWith && tool) {
+      const [before, after = ""] = madeWith.split("{tool}");
+      made.replaceChildren(before, tool, after);
+    }
     label(".md-header .md-select > .md-header__button", "select.language");
     label(".md-search__options [type='reset']", "search.reset", ["aria-label", "title"]);
     if (labels.top) for (const top of document.querySelectorAll(".md-top")) text(top, labels.top);
