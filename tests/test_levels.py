@@ -176,7 +176,9 @@ def test_real_rpc_framework_is_stable_as_of_1_7_although_1_7_does_not_mention_it
 # The real data with 1.5's entry for remote references stating no level (as it did before issue 36
 # gave the four parts of the RPC framework 1.5's stable alike): a level carried over from a level
 # another announcement stated, on the real releases.
-RREF_STABLE_IN_1_5 = "  - id: rpc-remote-reference\n    kind: improvement\n    area: distributed\n    stability: stable\n"
+RREF_STABLE_IN_1_5 = (
+    "  - id: rpc-remote-reference\n    kind: improvement\n    area: distributed\n    stability: stable\n"
+)
 
 
 @pytest.fixture(scope="module")
