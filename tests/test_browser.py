@@ -936,35 +936,30 @@ def test_stability_overview_counts_lead_to_the_features_at_that_level_as_of_that
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_rref_level_reads_the_same_everywhere(tab, lang):
-    """1.5 mentions remote references without a level: the feature page's current level, its
-    chart and lifecycle, the stability overview and the features index all say experimental,
-    stated for 1.4, and none says Unlabeled."""
+    """1.5 promotes the four parts of the RPC framework alike (issue 36): the remote references'
+    feature page's current level, its chart and lifecycle, the stability overview and the features
+    index all say stable since 1.5, and none says Unlabeled."""
     page = tab.page
     strings = interface_strings("zh" if lang else "en")
-    experimental = "实验性" if lang else "Experimental"
-    provenance = (
-        "（据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）"
-        if lang
-        else "(stated for 1.4 in the 1.5 announcement; 1.5 did not restate it)"
-    )
+    stable = "稳定" if lang else "Stable"
     tab.open(f"{lang}/features/rpc-remote-reference/")
     meta = page.locator(".rkb-meta p").first
-    expect(meta).to_contain_text(f"{experimental} {provenance}")
+    expect(meta).to_contain_text(stable)
     expect(meta).not_to_contain_text(strings["level_unlabeled"])
     chart = page.locator(".rkb-chart svg")
     colon = "：" if lang else ": "  # each language's own
-    assert f"1.5{colon}{experimental} {provenance}" in chart.get_attribute("aria-label")
+    assert f"1.5{colon}{stable}" in chart.get_attribute("aria-label")
     expect(chart.locator("circle")).to_have_count(3)
-    assert chart.locator("circle").nth(1).get_attribute("class") == "rkb-fill-experimental"
-    expect(page.locator("#lifecycle ~ ul li").nth(1)).to_contain_text(f"{experimental} {provenance}")
+    assert chart.locator("circle").nth(1).get_attribute("class") == "rkb-fill-stable"
+    expect(page.locator("#lifecycle ~ ul li").nth(1)).to_contain_text(stable)
 
     tab.open(f"{lang}/stability/")
     row = page.locator("tr[data-feature='rpc-remote-reference']")
-    expect(row).to_have_attribute("data-level", "experimental")
-    expect(row.locator("td").first).to_contain_text(experimental)
+    expect(row).to_have_attribute("data-level", "stable")
+    expect(row.locator("td").first).to_contain_text(stable)
     expect(row).not_to_contain_text(strings["level_unlabeled"])
 
-    tab.open(f"{lang}/features/?stability=experimental&q=rref")
+    tab.open(f"{lang}/features/?stability=stable&q=rref")
     assert "rpc-remote-reference" in shown_feature_ids(page)
 
 

@@ -69,7 +69,7 @@ def test_every_release_has_sources_with_an_original(real_catalog):
 def test_schemes_are_the_ones_each_release_used(real_catalog):
     assert {r.version: r.scheme for r in real_catalog.releases} == {
         "0.2": "unlabeled",
-        "1.4": "stable-experimental",
+        "1.4": "experimental-only",  # its article labels features experimental, none stable
         "1.5": "stable-experimental",
         "1.7": "stable-beta-prototype",
     }
@@ -92,6 +92,7 @@ def test_what_an_upgrade_must_not_miss_is_exactly_the_curated_list(real_catalog)
             ("removal", "python2-support"),
             ("promoted", "distributed-rpc"),
             ("promoted", "rpc-api"),
+            ("promoted", "rpc-remote-reference"),
             ("promoted", "distributed-autograd"),
             ("promoted", "distributed-optimizer"),
         ],
@@ -115,17 +116,17 @@ def test_published_level_changes(real_catalog, feature_id, lifecycle):
     assert feature.events[-1].kind == "promoted"
 
 
-def test_remote_references_keep_no_level_the_announcement_did_not_give(real_catalog):
-    """1.5's announcement promotes the RPC framework but gives remote references no level: their
-    entry states none, which is neither a promotion nor a demotion (issue 27): they stay at the
-    experimental level stated for 1.4."""
-    references = real_catalog.features["rpc-remote-reference"]
-    assert [(e.release.version, e.level.key) for e in references.entries] == [
-        ("1.4", "experimental"),
-        ("1.5", "unlabeled"),
-    ]
-    assert not {"promoted", "demoted"} & {event.kind for event in references.events}
-    assert references.level.key == "experimental" and references.current.stated_in.version == "1.4"
+def test_the_four_parts_of_the_rpc_framework_are_promoted_alike(real_catalog):
+    """1.5's announcement declares the RPC framework stable and describes remote references inside
+    that section: like the other three parts, they are stable from 1.5 (issue 36; the file's rule
+    that sub-entries carry their section's label)."""
+    for part in ("rpc-api", "rpc-remote-reference", "distributed-autograd", "distributed-optimizer"):
+        feature = real_catalog.features[part]
+        assert [(e.release.version, e.level.key) for e in feature.entries[:2]] == [
+            ("1.4", "experimental"),
+            ("1.5", "stable"),
+        ], part
+        assert "promoted" in {event.kind for event in feature.events}, part
 
 
 @pytest.mark.parametrize(
@@ -207,7 +208,7 @@ def test_profiler_stack_traces_give_each_argument_to_its_own_function(real_catal
 
 def test_the_old_fft_function_is_replaced_but_not_as_a_drop_in(real_catalog):
     entry = entry_of(real_catalog, "1.7", "torch-fft-function")
-    (ref,) = entry.api_refs
+    ref = entry.api_refs[0]
     assert (ref.name, ref.use, ref.replacement, ref.drop_in) == ("torch.fft", "call", "torch.fft.fft", False)
     # The migration says why a rename is not enough, in both languages.
     for lang in ("en", "zh"):

@@ -12,7 +12,7 @@ import sys
 import jsonschema
 import pytest
 
-from helpers import ROOT, as_html, catalog_of, fixture_data, release_file
+from helpers import ROOT, as_html, catalog_of, fixture_data, real_data, release_file
 from releasekb.common.i18n import interface_strings
 from releasekb.kb import api
 from releasekb.kb.query import Query, run
@@ -173,10 +173,29 @@ def test_real_rpc_framework_is_stable_as_of_1_7_although_1_7_does_not_mention_it
     assert "distributed-rpc" in {f.id for f in run(real_catalog, Query(stability="experimental", as_of="1.4"))}
 
 
-def test_real_rref_keeps_its_1_4_level_with_its_provenance(real_catalog):
-    """1.5 mentions remote references without a level: they stay experimental, as 1.5's
-    announcement said they came in 1.4, and every view says so alike."""
-    rref = real_catalog.features["rpc-remote-reference"]
+# The real data with 1.5's entry for remote references stating no level (as it did before issue 36
+# gave the four parts of the RPC framework 1.5's stable alike): a level carried over from a level
+# another announcement stated, on the real releases.
+RREF_STABLE_IN_1_5 = (
+    "  - id: rpc-remote-reference\n    kind: improvement\n    area: distributed\n    stability: stable\n"
+)
+
+
+@pytest.fixture(scope="module")
+def rref_silent_data(tmp_path_factory):
+    unstated = RREF_STABLE_IN_1_5.replace("    stability: stable\n", "")
+    return real_data(tmp_path_factory.mktemp("rref"), {"1.5.yaml": [(RREF_STABLE_IN_1_5, unstated)]})
+
+
+@pytest.fixture(scope="module")
+def rref_silent(rref_silent_data):
+    return catalog_of(rref_silent_data)
+
+
+def test_real_rref_keeps_its_1_4_level_with_its_provenance(rref_silent):
+    """Had 1.5 mentioned remote references without a level, they would stay experimental, as 1.5's
+    announcement said they came in 1.4, and every view would say so alike."""
+    rref = rref_silent.features["rpc-remote-reference"]
     assert [(e.release.version, e.level.key) for e in rref.entries] == [("1.4", "experimental"), ("1.5", "unlabeled")]
     assert rref.level.key == "experimental" and rref.level_since.version == "1.4"
     en, zh = interface_strings("en"), interface_strings("zh")
@@ -252,7 +271,7 @@ def test_current_level_chart_lifecycle_and_overview_never_contradict_each_other(
     assert checked > 3
 
 
-def test_rref_page_says_where_its_level_comes_from_in_both_languages(real_catalog):
+def test_rref_page_says_where_its_level_comes_from_in_both_languages(rref_silent):
     for lang, current, chart in (
         (
             "en",
@@ -265,7 +284,7 @@ def test_rref_page_says_where_its_level_comes_from_in_both_languages(real_catalo
             "1.5：实验性 （据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）",  # the language's colon
         ),
     ):
-        page = as_html(render_language(real_catalog, lang))[feature_path("rpc-remote-reference")]
+        page = as_html(render_language(rref_silent, lang))[feature_path("rpc-remote-reference")]
         text = re.sub(r"<[^>]+>", "", page)
         assert current in text
         assert chart in page  # the chart's text alternative
@@ -282,14 +301,23 @@ def level_as_of(record: dict, version: str, order: list[str]) -> str | None:
     return None if level == "removed" else level
 
 
-def test_api_gives_each_features_level_changes_and_they_answer_every_release(real_catalog):
+def test_api_gives_each_features_level_changes_and_they_answer_every_release(real_catalog, rref_silent):
     document = api.features_document(real_catalog, list(real_catalog.features.values()), "")
     jsonschema.Draft202012Validator(api.schema()).validate(document)
     records = {f["id"]: f for f in document["features"]}
-    # one item per change of level, not one per release: silence in 1.5 and 1.7 changes nothing
-    assert records["rpc-remote-reference"]["level_changes"] == {"1.4": "experimental"}
+    # one item per change of level, not one per release: the 1.4 entries' level is 1.5's citation
+    assert records["rpc-remote-reference"]["level_changes"] == {"1.4": "experimental", "1.5": "stable"}
     rref = records["rpc-remote-reference"]
-    assert (rref["level"]["key"], rref["level_stated_in"], rref["level_stated_by"]) == ("experimental", "1.4", "1.5")
+    assert (rref["level"]["key"], rref["level_stated_in"], rref["level_stated_by"]) == ("stable", "1.5", None)
+    # silence in 1.5 and 1.7 changes nothing
+    silent = api.features_document(rref_silent, list(rref_silent.features.values()), "")
+    silent_rref = next(f for f in silent["features"] if f["id"] == "rpc-remote-reference")
+    assert silent_rref["level_changes"] == {"1.4": "experimental"}
+    assert (silent_rref["level"]["key"], silent_rref["level_stated_in"], silent_rref["level_stated_by"]) == (
+        "experimental",
+        "1.4",
+        "1.5",
+    )
     assert records["distributed-rpc"]["level_changes"] == {"1.4": "experimental", "1.5": "stable"}
     assert records["python2-support"]["level_changes"] == {"1.5": "removed"}  # only changes mention it: no level
     # Every count of the stability overview, answered from the API alone.
@@ -333,13 +361,14 @@ def test_query_as_of_answers_what_is_stable_in_1_7(real_catalog):
     assert unknown.returncode == 2 and "--as-of" in unknown.stderr and "1.7" in unknown.stderr
 
 
-def test_query_table_shows_the_level_as_of_the_release_asked_about():
-    rows = {line.split()[0]: line for line in query("--text", "remote reference").stdout.splitlines()[1:]}
+def test_query_table_shows_the_level_as_of_the_release_asked_about(rref_silent_data):
+    silent = ("--data", str(rref_silent_data))
+    rows = {line.split()[0]: line for line in query(*silent, "--text", "remote reference").stdout.splitlines()[1:]}
     assert "Experimental (stated for 1.4; not restated in 1.5)" in rows["rpc-remote-reference"]
     as_of_14 = query("--as-of", "1.4", "--text", "RPC framework").stdout
     row = next(line for line in as_of_14.splitlines() if line.startswith("distributed-rpc "))
     assert "Experimental (per 1.5)" in row and "stable" not in row.lower()
-    chinese = query("--text", "远程引用", "--lang", "zh").stdout
+    chinese = query(*silent, "--text", "远程引用", "--lang", "zh").stdout
     assert "实验性 （1.4 版所述；1.5 版未再说明）" in chinese
 
 

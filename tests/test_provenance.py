@@ -27,7 +27,7 @@ def test_the_1_4_rpc_parts_cite_the_1_5_announcement(real_catalog):
         "rpc-remote-reference",
     ]
     remote = {e.release.version: e.level.key for e in real_catalog.features["rpc-remote-reference"].entries}
-    assert remote == {"1.4": "experimental", "1.5": "unlabeled"}  # 1.5 gives RRefs no level
+    assert remote == {"1.4": "experimental", "1.5": "stable"}  # 1.5 promotes the four parts alike
 
 
 def test_pages_say_which_announcement_stated_a_level_in_both_languages(real_catalog):
