@@ -649,24 +649,25 @@ class _PageHelpers:
         return self.level_in_effect(feature.current, short=True)
 
     def levels_as_of(self, feature: Feature) -> Markup:
-        """The features index's level cell: a badge per level the feature has held
-        (level_history), each marked with the release it holds from, the latest shown. The
-        script shows the one in effect as of the reader's 'as of' release (none before the
-        feature existed); a feature only changes mention keeps the kind of its latest change."""
-        history = feature.level_history
-        if not history:
-            return self.feature_badge(feature)
-        levels = feature.first.release.catalog.levels
-        spans = []
-        for i, (release, state) in enumerate(history):
-            last = i == len(history) - 1
-            if last:
-                badge = self.feature_badge(feature)
-            else:
-                badge = self.short_badge(levels[state])
-            hidden = "" if last else " hidden"
-            spans.append(f'<span data-from="{attr(release.version)}"{hidden}>{badge}</span>')
-        return Markup("".join(spans))
+        """The features index's level cell: a badge per state the feature has been in (its
+        level_history; for a feature only changes mention, the kind of each change), each marked
+        with the release it holds from, the latest shown. The script shows the one in effect as
+        of the reader's 'as of' release, and none before the feature existed."""
+        if any(entry.in_effect for entry in feature.entries):
+            levels = feature.first.release.catalog.levels
+            steps = [
+                (release, self.removed_badge(release) if state == "removed" else self.short_badge(levels[state]))
+                for release, state in feature.level_history
+            ]
+        else:
+            steps = [(entry.release, self.change_badge(entry.kind)) for entry in feature.entries]
+        steps[-1] = (steps[-1][0], self.feature_badge(feature))  # with where its level comes from
+        return Markup("").join(
+            Markup('<span data-from="{}"{}>{}</span>').format(
+                release.version, "" if i == len(steps) - 1 else " hidden", badge
+            )
+            for i, (release, badge) in enumerate(steps)
+        )
 
     def entry_links(self, entry: Entry) -> Markup:
         """An entry's API names and links, a paragraph each (none for what it has none of)."""
@@ -683,7 +684,9 @@ class _PageHelpers:
                     link = Markup('<a href="{}">{}</a>').format(
                         self.href(feature_path(provider.id)), escape_text(provider.title[self.lang])
                     )
-                    text += Markup(" ") + Markup(escape_text(self.strings["replacement_provided_by"])).format(feature=link)
+                    text += Markup(" ") + Markup(escape_text(self.strings["replacement_provided_by"])).format(
+                        feature=link
+                    )
                 paragraphs.append(f"<p>{text}</p>\n")
         if entry.links:
             links = " · ".join(
