@@ -122,6 +122,9 @@ def test_level_columns_say_which_release_they_are_as_of(real_site, real_catalog,
     overview = page_html(real_site, f"{prefix(lang)}stability")
     tables = re.findall(r'<table class="rkb-overview".*?<thead>(.*?)</thead>', overview, re.S)
     assert tables and all(heading in text_of(thead) for thead in tables)
+    with_parts = next(f for f in real_catalog.features.values() if f.parts)
+    parts = section(page_html(real_site, f"{prefix(lang)}features/{with_parts.id}"), "parts")
+    assert heading in text_of(re.search(r"<thead>.*?</thead>", parts, re.S)[0])
     index = page_html(real_site, f"{prefix(lang)}features")
     span = re.search(r'<span id="rkb-level-heading"\s+data-template="([^"]*)">(.*?)</span>', index, re.S)
     assert html.unescape(span[1]) == strings["col_level_as_of"] and text_of(span[2]) == heading

@@ -632,12 +632,12 @@ class _PageHelpers:
             self.badges[key] = Markup(f'<span class="rkb-badge rkb-change-removal">{escape_text(text)}</span>')
         return self.badges[key]
 
-    def current_level(self, feature: Feature) -> Markup:
-        """A feature's current level for tables ('Removed in 2.0' once removed), empty when only
-        changes mention it."""
+    def current_level(self, feature: Feature, short: bool = True) -> Markup:
+        """A feature's current level ('Removed in 2.0' once removed), empty when only changes
+        mention it; short: for long tables (see level_in_effect)."""
         if feature.removed_in:
             return self.removed_badge(feature.removed_in)
-        return self.level_in_effect(feature.current, short=True)
+        return self.level_in_effect(feature.current, short=short)
 
     def feature_badge(self, feature: Feature) -> Markup:
         """A feature's current level ('Removed in 2.0' once removed), or, when only changes
