@@ -195,7 +195,7 @@ BADGE = re.compile(
 )
 
 
-HIDDEN_LEVEL = re.compile(r'<span data-from="[^"]*" hidden><span [^>]*>[^<]*</span></span>')
+HIDDEN_LEVEL = re.compile(r'<span data-from="[^"]*" data-order="\d+" hidden><span [^>]*>[^<]*</span></span>')
 
 
 def current_on_feature_page(text: str, strings: dict) -> tuple[str, str]:

@@ -56,7 +56,7 @@ def items(fragment: str) -> dict[str, str]:
 
 def shown_levels(cell: str) -> list[str]:
     """The badges a features index cell shows without the script: its spans not hidden."""
-    spans = re.findall(r'<span data-from="[^"]*"( hidden)?>(.*?)</span></span>', cell, re.S)
+    spans = re.findall(r'<span data-from="[^"]*" data-order="\d+"( hidden)?>(.*?)</span></span>', cell, re.S)
     return [badge for hidden, badge in spans if not hidden]
 
 
@@ -140,7 +140,7 @@ def test_level_columns_say_which_release_they_are_as_of(real_site, real_catalog,
             assert steps == [entry.release.version for entry in feature.entries], feature.id
         assert len(shown_levels(cell)) == 1, feature.id
     rpc = re.search(r'<tr data-id="distributed-rpc".*?</tr>', index, re.S)[0]
-    assert 'data-from="1.4" hidden><span class="rkb-badge rkb-level-experimental"' in rpc
+    assert re.search(r'data-from="1.4" data-order="\d+" hidden><span class="rkb-badge rkb-level-experimental"', rpc)
 
 
 # --------------------------------------------------------------------------- a removed feature
@@ -333,6 +333,17 @@ def test_the_features_index_shows_levels_as_of_the_release_chosen(chromium, site
             assert shown["distributed-rpc"] == ["rkb-badge rkb-level-experimental"]
             later = [f.id for f in real_catalog.features.values() if f.first.release.order > then.order]
             assert later and all(shown[feature_id] == [] for feature_id in later)
+            # Sorted by that column: by the levels as of 1.4, most stable first, none last.
+            page.locator("#rkb-features th[data-sort='level'] button").click()
+            page.wait_for_function("() => new URLSearchParams(location.search).get('sort') === 'level'")
+            keys = list(real_catalog.levels)
+            ranks = [
+                keys.index(classes[0].rsplit("rkb-level-", 1)[1])
+                if classes and "rkb-level-" in classes[0]
+                else len(keys)
+                for classes in levels_shown(page).values()
+            ]
+            assert ranks == sorted(ranks) and ranks[0] == keys.index("experimental"), ranks
 
             # As of the latest release: the heading says so, the RPC framework is stable.
             latest = real_catalog.latest

@@ -461,9 +461,9 @@ class Feature:
 
     @property
     def level_order(self) -> int:
-        """Sort key of the current level: most stable first, unlabeled next, changes only last."""
-        levels = list(self.first.release.catalog.levels.values())
-        return levels.index(self.level) if self.level else len(levels)
+        """Sort key of the current level: most stable first, unlabeled next, changes only and
+        removed last."""
+        return self.first.release.catalog.state_order(self.level_key)
 
     def filter_text(self, lang: str) -> str:
         """What the features index's text filter searches, lowercased once here: the id, API
@@ -722,6 +722,12 @@ class Catalog:
                 counts[after] += 1
             result.append((release, [(level, counts[level.key]) for level in self.levels.values()]))
         return result
+
+    def state_order(self, state: str) -> int:
+        """Sort key of a level key (most stable first, unlabeled next); any other state (a
+        removal, a feature only changes mention: '') sorts last."""
+        order = {key: i for i, key in enumerate(self.levels)}
+        return order.get(state, len(order))
 
     @cached_property
     def most_stable_level(self) -> Level | None:

@@ -651,22 +651,26 @@ class _PageHelpers:
     def levels_as_of(self, feature: Feature) -> Markup:
         """The features index's level cell: a badge per state the feature has been in (its
         level_history; for a feature only changes mention, the kind of each change), each marked
-        with the release it holds from, the latest shown. The script shows the one in effect as
-        of the reader's 'as of' release, and none before the feature existed."""
+        with the release it holds from and its sort key, the latest shown. The script shows the
+        one in effect as of the reader's 'as of' release, and none before the feature existed."""
+        catalog = feature.first.release.catalog
         if any(entry.in_effect for entry in feature.entries):
-            levels = feature.first.release.catalog.levels
             steps = [
-                (release, self.removed_badge(release) if state == "removed" else self.short_badge(levels[state]))
+                (
+                    release,
+                    state,
+                    self.removed_badge(release) if state == "removed" else self.short_badge(catalog.levels[state]),
+                )
                 for release, state in feature.level_history
             ]
         else:
-            steps = [(entry.release, self.change_badge(entry.kind)) for entry in feature.entries]
-        steps[-1] = (steps[-1][0], self.feature_badge(feature))  # with where its level comes from
+            steps = [(entry.release, "", self.change_badge(entry.kind)) for entry in feature.entries]
+        steps[-1] = (*steps[-1][:2], self.feature_badge(feature))  # with where its level comes from
         return Markup("").join(
-            Markup('<span data-from="{}"{}>{}</span>').format(
-                release.version, "" if i == len(steps) - 1 else " hidden", badge
+            Markup('<span data-from="{}" data-order="{}"{}>{}</span>').format(
+                release.version, catalog.state_order(state), "" if i == len(steps) - 1 else " hidden", badge
             )
-            for i, (release, badge) in enumerate(steps)
+            for i, (release, state, badge) in enumerate(steps)
         )
 
     def entry_links(self, entry: Entry) -> Markup:
