@@ -291,6 +291,24 @@ class Entry:
         return self.level is not None and self.level.key != UNLABELED
 
 
+@dataclass(frozen=True)
+class Relation:
+    """A feature another one's page links to, and why (its interface string `related_<kind>`):
+    `same_name` (this feature's API `api` is also the name of an older API that `other` changes),
+    `now_named` (the converse: `api`, which this change concerns, now also names `other`),
+    `replaced_by` (this change's `api` is replaced by `replacement`, which `other` provides),
+    `replaces` (the converse)."""
+
+    kind: str
+    api: str
+    other: Feature
+    replacement: str = ""
+
+    @property
+    def text_key(self) -> str:
+        return f"related_{self.kind}"
+
+
 @dataclass(eq=False)
 class Feature:
     """One id across releases: its entries in version order and what happened to it."""
@@ -323,7 +341,10 @@ class Feature:
 
     @property
     def current(self) -> LevelInEffect | None:
-        """The feature's level as of the latest release (None when only changes mention it)."""
+        """The feature's level as of the latest release: None when only changes mention it, and
+        when a release removed it (its current state is then `removed_in`, never its last level)."""
+        if self.removed_in is not None:
+            return None
         return next((e.in_effect for e in reversed(self.entries) if e.in_effect is not None), None)
 
     @property
@@ -366,7 +387,10 @@ class Feature:
         return self.level_since_as_of(None)
 
     def level_since_as_of(self, release: Release | None) -> Release | None:
-        """level_since, for the level the feature had as of `release` (None: the latest)."""
+        """level_since, for the level the feature had as of `release` (None: the latest); None
+        once it was removed."""
+        if self.level_as_of(release or self.first.release.catalog.latest) is None:
+            return None
         entries = [e for e in self.entries if e.in_effect is not None]  # a change says nothing about the level
         if release is not None:
             entries = [e for e in entries if e.release.order <= release.order]
@@ -442,9 +466,9 @@ class Feature:
 
     @property
     def level_order(self) -> int:
-        """Sort key of the current level: most stable first, unlabeled next, changes only last."""
-        levels = list(self.first.release.catalog.levels.values())
-        return levels.index(self.level) if self.level else len(levels)
+        """Sort key of the current level: most stable first, unlabeled next, changes only and
+        removed last."""
+        return self.first.release.catalog.state_order(self.level_key)
 
     def filter_text(self, lang: str) -> str:
         """What the features index's text filter searches, lowercased once here: the id, API
@@ -453,6 +477,14 @@ class Feature:
         for entry in self.entries:
             texts += [entry.name[lang] if entry.name else "", entry.title[lang], entry.summary[lang]]
         return " ".join(dict.fromkeys(text.lower() for text in texts if text))
+
+    @property
+    def related(self) -> list[tuple[Feature, list[Relation]]]:
+        """The other features this one's page links to, each with why (Catalog.relations)."""
+        grouped: dict[str, tuple[Feature, list[Relation]]] = {}
+        for relation in self.first.release.catalog.relations.get(self.id, []):
+            grouped.setdefault(relation.other.id, (relation.other, []))[1].append(relation)
+        return list(grouped.values())
 
     def entry_in(self, release: Release) -> Entry | None:
         return next((e for e in self.entries if e.release is release), None)
@@ -592,10 +624,6 @@ class Release:
             if counts[level.key] or (level.rank and level in self.scheme_levels)
         ]
 
-    def count_at(self, level: Level) -> int:
-        """How many of the release's features carry `level` (in effect, see level_counts)."""
-        return sum(1 for e in self.features if e.in_effect.level is level)
-
     @property
     def not_described_before(self) -> list[str]:
         """The releases not described between the previous release and this one (project.yaml
@@ -688,17 +716,26 @@ class Catalog:
             groups[feature.area.key].append(feature)
         return [(self.areas[key], features) for key, features in groups.items() if features]
 
-    def features_at(self, level: Level) -> list[tuple[Release, list[Entry]]]:
-        """Per release (newest first), its entries at `level` (in effect, see Release.level_counts)."""
-        result = []
-        for release in self.releases_newest_first:
-            entries = [e for e in release.features if e.in_effect.level is level]
-            if entries:
-                result.append((release, entries))
-        return result
+    def features_now(self, level: Level) -> list[Feature]:
+        """The features at `level` as of the latest release (what a level page lists first, and
+        what the last row of levels_as_of counts)."""
+        return [f for f in self.features.values() if f.level is level]
 
-    def count_at(self, level: Level) -> int:
-        return sum(release.count_at(level) for release in self.releases)
+    def features_before(self, level: Level) -> list[tuple[Feature, list[tuple[Release, Release]]]]:
+        """The features at `level` as of some earlier release but not as of the latest, each with
+        the periods it held that level, (from, until) releases (level_history): a level page lists
+        them apart, with where each is now, so that no reader takes them for the level's members."""
+        result = []
+        for feature in self.features.values():
+            if feature.level is level:
+                continue
+            history = feature.level_history
+            periods = [
+                (release, history[i + 1][0]) for i, (release, state) in enumerate(history[:-1]) if state == level.key
+            ]
+            if periods:
+                result.append((feature, periods))
+        return result
 
     @cached_property
     def levels_as_of(self) -> list[tuple[Release, list[tuple[Level, int]]]]:
@@ -723,10 +760,61 @@ class Catalog:
             result.append((release, [(level, counts[level.key]) for level in self.levels.values()]))
         return result
 
+    def state_order(self, state: str) -> int:
+        """Sort key of a level key (most stable first, unlabeled next); any other state (a
+        removal, a feature only changes mention: '') sorts last."""
+        order = {key: i for i, key in enumerate(self.levels)}
+        return order.get(state, len(order))
+
     @cached_property
     def most_stable_level(self) -> Level | None:
         """The project's highest-ranked label (None when it has no labels)."""
         return next((level for level in self.levels.values() if level.rank is not None), None)
+
+    @cached_property
+    def api_providers(self) -> dict[str, list[Feature]]:
+        """API name -> the features with a feature entry that lists it (not a change's)."""
+        providers: dict[str, list[Feature]] = {}
+        for feature in self.features.values():
+            names = dict.fromkeys(ref.name for e in feature.entries if not e.is_change for ref in e.api_refs)
+            for name in names:
+                providers.setdefault(name, []).append(feature)
+        return providers
+
+    def provider_of(self, api: str) -> Feature | None:
+        """The feature that provides `api`: the first that lists it, else the first that lists the
+        nearest module it is in (`torch.fft.ifft`: the feature of `torch.fft`); None if none."""
+        parts = api.split(".")
+        for end in range(len(parts), 0, -1):
+            found = self.api_providers.get(".".join(parts[:end]))
+            if found:
+                return found[0]
+        return None
+
+    @cached_property
+    def relations(self) -> dict[str, list[Relation]]:
+        """Feature id -> its Relations, both ways, from the data alone: a change's API that a
+        feature also lists (the deprecated `torch.fft` function and the `torch.fft` module), and a
+        change's `replacement` API and the feature that provides it (provider_of)."""
+        found: dict[str, dict[tuple, Relation]] = {}
+
+        def relate(feature: Feature, relation: Relation) -> None:
+            if relation.other is not feature:
+                found.setdefault(feature.id, {})[(relation.kind, relation.api, relation.other.id)] = relation
+
+        for feature in self.features.values():
+            for entry in feature.entries:
+                if not entry.is_change:
+                    continue
+                for ref in entry.api_refs:
+                    for provider in self.api_providers.get(ref.name, ()):
+                        relate(feature, Relation("now_named", ref.name, provider))
+                        relate(provider, Relation("same_name", ref.name, feature))
+                    provider = self.provider_of(ref.replacement) if ref.replacement else None
+                    if provider is not None:
+                        relate(feature, Relation("replaced_by", ref.name, provider, ref.replacement))
+                        relate(provider, Relation("replaces", ref.name, feature, ref.replacement))
+        return {key: list(relations.values()) for key, relations in found.items()}
 
     @property
     def upgrade_sources(self) -> list[Release]:

@@ -78,9 +78,14 @@ def print_table(features: list[Feature], lang: str, as_of: Release | None = None
     for feature in features:
         state = feature.level_as_of(as_of) if as_of else feature.current
         since = feature.level_since_as_of(as_of) if state else None
+        removed = feature.removed_in
+        if state is None and removed and (as_of is None or removed.order <= as_of.order):
+            level = strings["state_removed_in"].format(version=removed.version)  # never its last level
+        else:
+            level = _level_text(state, lang, strings)
         cells = (
             feature.id,
-            _level_text(state, lang, strings),
+            level,
             since.version if since else "-",
             feature.area.name[lang],
             feature.title[lang],

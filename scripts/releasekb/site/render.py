@@ -32,7 +32,7 @@ from releasekb.common.i18n import count_text, interface_strings, url_prefix
 from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
-from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, UntranslatedText, list_text
+from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, Relation, UntranslatedText, list_text
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import (
     ABOUT,
@@ -487,11 +487,14 @@ class _PageHelpers:
             "current_level": self.current_level,
             "provenance": self.provenance,
             "feature_badge": self.feature_badge,
+            "removed_badge": self.removed_badge,
+            "levels_as_of": self.levels_as_of,
             "stability_attribute": stability_attribute,
             "levels_attribute": levels_attribute,
             "features_filter_href": self.features_filter_href,
             "check_command": check_command,
             "event_text": self.event_text,
+            "related_text": self.related_text,
             "translation_note": self.translation_note,
             "language_label": self.language_label,
             "entry_links": self.entry_links,
@@ -662,15 +665,54 @@ class _PageHelpers:
             return self.change_badge(entry.kind)
         return self.level_in_effect(entry.in_effect, short=True)
 
-    def current_level(self, feature: Feature) -> Markup:
-        """A feature's current level for tables, empty when only changes mention it."""
-        return self.level_in_effect(feature.current, short=True)
+    def removed_badge(self, release) -> Markup:
+        """The current state of a feature a release removed: 'Removed in 2.0', never its last level."""
+        key = ("removed", release.version)
+        if key not in self.badges:
+            text = self.strings["state_removed_in"].format(version=release.version)
+            self.badges[key] = Markup(f'<span class="rkb-badge rkb-change-removal">{escape_text(text)}</span>')
+        return self.badges[key]
+
+    def current_level(self, feature: Feature, short: bool = True) -> Markup:
+        """A feature's current level ('Removed in 2.0' once removed), empty when only changes
+        mention it; short: for long tables (see level_in_effect)."""
+        if feature.removed_in:
+            return self.removed_badge(feature.removed_in)
+        return self.level_in_effect(feature.current, short=short)
 
     def feature_badge(self, feature: Feature) -> Markup:
-        """A feature's current level, or, when only changes mention it, the kind of the latest."""
+        """A feature's current level ('Removed in 2.0' once removed), or, when only changes
+        mention it, the kind of the latest."""
+        if feature.removed_in:
+            return self.removed_badge(feature.removed_in)
         if feature.current is None:
             return self.change_badge(feature.latest.kind)
         return self.level_in_effect(feature.current, short=True)
+
+    def levels_as_of(self, feature: Feature) -> Markup:
+        """The features index's level cell: a badge per state the feature has been in (its
+        level_history; for a feature only changes mention, the kind of each change), each marked
+        with the release it holds from and its sort key, the latest shown. The script shows the
+        one in effect as of the reader's 'as of' release, and none before the feature existed."""
+        catalog = feature.first.release.catalog
+        if any(entry.in_effect for entry in feature.entries):
+            steps = [
+                (
+                    release,
+                    state,
+                    self.removed_badge(release) if state == "removed" else self.short_badge(catalog.levels[state]),
+                )
+                for release, state in feature.level_history
+            ]
+        else:
+            steps = [(entry.release, "", self.change_badge(entry.kind)) for entry in feature.entries]
+        steps[-1] = (*steps[-1][:2], self.feature_badge(feature))  # with where its level comes from
+        return Markup("").join(
+            Markup('<span data-from="{}" data-order="{}"{}>{}</span>').format(
+                release.version, catalog.state_order(state), "" if i == len(steps) - 1 else " hidden", badge
+            )
+            for i, (release, state, badge) in enumerate(steps)
+        )
 
     def entry_links(self, entry: Entry) -> Markup:
         """An entry's API names and links, a paragraph each (none for what it has none of)."""
@@ -681,8 +723,16 @@ class _PageHelpers:
         for ref in entry.api_refs:
             if ref.replacement:  # a swap only when it is one: else the migration says what to do
                 key = "replacement_drop_in" if ref.drop_in else "replacement_not_drop_in"
-                text = self.strings[key].format(api=ref.name, replacement=ref.replacement)
-                paragraphs.append(f"<p>{escape_text(text)}</p>\n")
+                text = escape_text(self.strings[key].format(api=ref.name, replacement=ref.replacement))
+                provider = entry.release.catalog.provider_of(ref.replacement)
+                if provider is not None and provider is not entry.feature:  # the way to what replaces it
+                    link = Markup('<a href="{}">{}</a>').format(
+                        self.href(feature_path(provider.id)), escape_text(provider.title[self.lang])
+                    )
+                    text += Markup(" ") + Markup(escape_text(self.strings["replacement_provided_by"])).format(
+                        feature=link
+                    )
+                paragraphs.append(f"<p>{text}</p>\n")
         if entry.links:
             links = " · ".join(
                 f'<a href="{attr(link.url)}">{escape_text(self.strings[link.label_key])}</a>' for link in entry.links
@@ -703,6 +753,11 @@ class _PageHelpers:
         if self.lang not in item.stale_languages:
             return Markup("")
         return Markup(f'<p class="rkb-outdated">{escape_text(self.strings["translation_outdated"])}</p>\n')
+
+    def related_text(self, relation: Relation) -> Markup:
+        """Why a feature page links to another: '`torch.fft` is also the name of an older API:'."""
+        template = Markup(escape_text(self.strings[relation.text_key]))
+        return template.format(api=code(relation.api), replacement=code(relation.replacement))
 
     def event_text(self, event) -> Markup:
         """'promoted from Experimental to Stable' and the like, in this language."""

@@ -138,7 +138,11 @@ def page_facts(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], 
     result: dict[str, tuple[tuple[str, str], ...]] = {}
     for feature in catalog.features.values():
         facts = []
-        if feature.level:
+        if feature.removed_in:  # its current state, as its page says it: never its last level
+            version = feature.removed_in.version
+            text = strings["state_removed_in"].format(version=version)
+            facts += [("badge", "change-removal"), ("badge_text", text), ("as_of", version)]
+        elif feature.level:
             facts += [("badge", f"level-{feature.level.key}"), ("badge_text", feature.level.name[lang])]
             if feature.level_stated_in:
                 facts.append(("as_of", feature.level_stated_in.version))

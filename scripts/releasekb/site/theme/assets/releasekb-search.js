@@ -305,10 +305,12 @@ async function elsewhere(text, words, typed, superseded) {
 
 // The pages shown, best first. Pagefind ranks a page higher when its title (or API names, see
 // search.py's META_WEIGHTS) contain the query's words; among the pages shown, the features whose
-// title or API has every word of the query as a whole word come first: the one with an API the
-// query names exactly (`cache`: acme.storage.cache), then features others are parts of ("C++
-// frontend" before its "C++ optimizers now match Python's"), each group by how much of its
-// title the query covers; the other pages follow in Pagefind's order.
+// title or API has every word of the query as a whole word come first: the one whose title is
+// the query, or begins with it as its name (`torch.fft`: "torch.fft: FFT functions with NumPy's
+// API", before "The old torch.fft function is deprecated", in every language), then the one with
+// an API the query names exactly (`cache`: acme.storage.cache), then features others are parts
+// of ("C++ frontend" before its "C++ optimizers now match Python's"), each group by how much of
+// its title the query covers; the other pages follow in Pagefind's order.
 function rank(pages, results, words) {
   const wanted = readerWords(words);
   const ranked = pages.map((page, order) => {
@@ -323,9 +325,19 @@ function rank(pages, results, words) {
     const letters = normal(title).replace(/\s+/g, "").length || 1;
     const covered = wanted.filter(inTitle).reduce((sum, word) => sum + normal(word).length, 0) / letters;
     const umbrella = Number((page.filters?.parts || [0])[0]) > 0;
-    return { page, score: results[order].score, order, key: matches ? 1 + 2 * named + umbrella + covered : 0 };
+    const titled = bare(title.split(TITLE_NAME_END)[0]) === bare(wanted.join(""));
+    const key = matches ? 1 + 4 * titled + 2 * named + umbrella + covered : 0;
+    return { page, score: results[order].score, order, key };
   });
   return ranked.sort((a, b) => b.key - a.key || a.order - b.order);
+}
+
+// Where a title's name ends: "torch.fft: FFT functions…", "torch.fft：接口…".
+const TITLE_NAME_END = /[:：]/;
+
+// A text as a whole, compared whatever its spaces and punctuation.
+function bare(text) {
+  return normal(text).replace(/[\s`]+/g, "");
 }
 
 // A text's words, Han runs apart from the rest ("acme.io：接口" -> "acme.io：", "接口").

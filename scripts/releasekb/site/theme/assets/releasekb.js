@@ -117,6 +117,26 @@
     }
     return level;
   }
+  // The level column shows each feature's level as of the chosen release (a badge per level it
+  // has held, data-from the release it holds from; none before the feature existed), and its
+  // heading says which release that is; sorting by it sorts by those levels (data-order). The
+  // page comes with the latest release's shown.
+  const levelHeading = document.getElementById("rkb-level-heading");
+  const levelColumn = Array.from(table.tHead.rows[0].cells).findIndex((th) => th.dataset.sort === "level");
+  let levelsShownAsOf = latest;
+  function showLevelsAsOf(version) {
+    if (version === levelsShownAsOf || !releaseOrder.has(version)) return;
+    levelsShownAsOf = version;
+    const asOf = releaseOrder.get(version);
+    if (levelHeading) levelHeading.textContent = levelHeading.dataset.template.replace("{version}", version);
+    for (const r of rows) {
+      r.steps = r.steps ?? Array.from(r.row.cells[levelColumn].querySelectorAll(":scope > span[data-from]"));
+      const held = r.steps.filter((step) => releaseOrder.get(step.dataset.from) <= asOf).pop();
+      for (const step of r.steps) step.hidden = step !== held;
+      r.keys.level = held ? Number(held.dataset.order) : Infinity;
+    }
+    if (sort.column === "level") order(); // filters again, with the levels now shown
+  }
   // "idle", "loading", "loaded" or "failed": the words filter's texts file.
   let texts = "idle";
   function loadTexts() {
@@ -172,6 +192,7 @@
   }
 
   function filter() {
+    showLevelsAsOf(form.elements.as_of.value);
     const terms = form.elements.q.value.toLowerCase().split(/\s+/).filter(Boolean);
     const output = form.elements.count;
     if (terms.length && texts !== "loaded") {
