@@ -116,6 +116,24 @@ def test_a_level_page_lists_its_features_now_and_apart_those_at_it_earlier(real_
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_level_page_keeps_the_anchors_of_its_former_release_sections(real_site, real_catalog, lang):
+    """A level page used to have a section per release (`/stability/experimental/#v1-4`); now it
+    lists features now and earlier, and a published link with its anchor must still land on that
+    release: each release that published entries at the level is there, under its old id, and
+    leads to the features index as of it."""
+    for level in real_catalog.levels.values():
+        page = page_html(real_site, f"{prefix(lang)}stability/{level.key}")
+        published = [
+            release for release in real_catalog.releases if any(e.in_effect.level is level for e in release.features)
+        ]
+        for release in published:
+            link = re.search(rf'<a id="{re.escape(release.anchor)}" href="([^"]*)"', page)
+            assert link, (level.key, release.anchor)
+            assert f"stability={level.key}&amp;as_of={release.version}" in link[1]
+    assert 'id="v1-4"' in page_html(real_site, f"{prefix(lang)}stability/experimental")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_level_columns_say_which_release_they_are_as_of(real_site, real_catalog, lang):
     strings = interface_strings(lang)
     heading = strings["col_level_as_of"].format(version=real_catalog.latest.version)

@@ -721,6 +721,12 @@ class Catalog:
         what the last row of levels_as_of counts)."""
         return [f for f in self.features.values() if f.level is level]
 
+    def releases_with_entries_at(self, level: Level) -> list[Release]:
+        """The releases (oldest first) with entries at `level` in effect: a level page once had a
+        section for each, at `#<release.anchor>`, and still holds that anchor (addresses and
+        their anchors are kept for good)."""
+        return [r for r in self.releases if any(e.in_effect.level is level for e in r.features)]
+
     def features_before(self, level: Level) -> list[tuple[Feature, list[tuple[Release, Release]]]]:
         """The features at `level` as of some earlier release but not as of the latest, each with
         the periods it held that level, (from, until) releases (level_history): a level page lists
