@@ -178,6 +178,22 @@ def test_a_new_language_is_known_and_counts_by_its_own_rules(data):
         interface_strings("fr")  # without the team's folder
 
 
+def test_a_team_only_language_marks_its_untranslated_texts_in_its_own_words(data):
+    """A language only the team's locales/ file speaks, with `untranslated: fallback`: a text not
+    yet written in it shows the default language's, with the note from the team's file. The
+    catalog took the note from the package's catalogues, which have no such language: a
+    DataError, and nothing built."""
+    path = data / "locales" / "fr.yaml"
+    path.write_text(starter_text("fr").replace('"(not yet translated)"', '"(pas encore traduit)"'))
+    project = data / "project.yaml"
+    project.write_text(project.read_text(encoding="utf-8") + "languages: [en, zh, fr]\nuntranslated: fallback\n")
+    catalog = catalog_of(data)
+    title = next(iter(catalog.features.values())).title
+    assert title["fr"] == title["en"]
+    assert title["fr"].lang == "en" and title["fr"].note == "(pas encore traduit)"
+    assert not hasattr(title["zh"], "note")  # written in Chinese: shown as it is
+
+
 @pytest.mark.parametrize(
     ("text", "where", "message"),
     [

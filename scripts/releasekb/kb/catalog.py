@@ -84,14 +84,16 @@ class UntranslatedText(str):
         return value
 
 
-def _text(model, languages: tuple[str, ...]) -> Text:
+def _text(model, languages: tuple[str, ...], not_yet_translated: dict[str, str]) -> Text:
     """{language: text} in every language of the knowledge base, the default language's text in
-    place of one not yet translated (UntranslatedText)."""
+    place of one not yet translated (UntranslatedText), with the page language's note
+    (`not_yet_translated`: {lang: note}, from the knowledge base's own interface strings, so a
+    language only the team's locales/ file speaks has its note too)."""
     default = model[languages[0]]
     return {
         lang: model[lang]
         if model.get(lang) is not None
-        else UntranslatedText(default, languages[0], interface_strings(lang)["not_yet_translated"])
+        else UntranslatedText(default, languages[0], not_yet_translated[lang])
         for lang in languages
     }
 
@@ -668,6 +670,8 @@ class Catalog:
     # The product's releases no release file describes (project.yaml `releases_not_described`),
     # in version order.
     not_described: list[str] = field(default_factory=list)
+    # {lang: the note beside a text shown in the default language} (_text), in the team's words
+    not_yet_translated: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def _not_described_keys(self) -> list[tuple]:
@@ -840,8 +844,15 @@ def build_catalog(data: ValidatedData) -> Catalog:
     languages = tuple(project.languages)
     data_dir = data.project_document.path.parent
     unlabeled_strings = {lang: interface_strings(lang, data_dir) for lang in languages}
+    not_yet_translated = {lang: strings["not_yet_translated"] for lang, strings in unlabeled_strings.items()}
     levels = {
-        key: Level(key, label.rank, _text(label.name, languages), _text(label.description, languages), label.colour)
+        key: Level(
+            key,
+            label.rank,
+            _text(label.name, languages, not_yet_translated),
+            _text(label.description, languages, not_yet_translated),
+            label.colour,
+        )
         for key, label in sorted(project.stability.labels.items(), key=lambda kv: -kv[1].rank)
     }
     levels[UNLABELED] = Level(
@@ -852,9 +863,9 @@ def build_catalog(data: ValidatedData) -> Catalog:
     )
     catalog = Catalog(
         languages=languages,
-        product_name=_text(project.product.name, languages),
-        site_name=_text(project.product.site_name, languages),
-        areas={key: Area(key, _text(name, languages)) for key, name in project.areas.items()},
+        product_name=_text(project.product.name, languages, not_yet_translated),
+        site_name=_text(project.product.site_name, languages, not_yet_translated),
+        areas={key: Area(key, _text(name, languages, not_yet_translated)) for key, name in project.areas.items()},
         levels=levels,
         redirects=dict(project.redirects),
         code_roots={lang: list(roots) for lang, roots in project.code.roots.items()} if project.code else {},
@@ -862,6 +873,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
         site_url=project.site_url or "",
         data_dir=data_dir,
         not_described=sorted(project.releases_not_described, key=version_key),
+        not_yet_translated=not_yet_translated,
     )
     stale = stale_entry_keys(data)
     for loaded in data.releases:
@@ -872,8 +884,8 @@ def build_catalog(data: ValidatedData) -> Catalog:
             date=record.date,
             scheme=record.scheme,
             scheme_levels=[levels[key] for key in project.stability.schemes[record.scheme]],
-            title=_text(record.title, languages),
-            summary=_text(record.summary, languages),
+            title=_text(record.title, languages, not_yet_translated),
+            summary=_text(record.summary, languages, not_yet_translated),
             sources=[Source(s.kind, s.lang, s.url, s.credit) for s in record.sources],
             highlight_ids=list(record.highlights),
             stale_languages=frozenset(stale.get(record.version, ())),
@@ -922,7 +934,7 @@ def _place_later_effects(catalog: Catalog) -> None:
 
 def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, catalog: Catalog) -> Entry:
     is_change = isinstance(raw, ChangeEntry)
-    languages = catalog.languages
+    languages, not_yet_translated = catalog.languages, catalog.not_yet_translated
     level = None if is_change else catalog.levels[raw.stability or UNLABELED]
     return Entry(
         release=release,
@@ -932,10 +944,10 @@ def _entry(release: Release, raw: FeatureEntry | ChangeEntry, position: int, cat
         area=catalog.areas[raw.area],
         level=level,
         level_stated_by=None if is_change else raw.stability_stated_in,
-        name=_text(raw.name, languages) if raw.name else None,
-        title=_text(raw.title, languages),
-        summary=_text(raw.summary, languages),
-        migration=_text(raw.migration, languages) if is_change else None,
+        name=_text(raw.name, languages, not_yet_translated) if raw.name else None,
+        title=_text(raw.title, languages, not_yet_translated),
+        summary=_text(raw.summary, languages, not_yet_translated),
+        migration=_text(raw.migration, languages, not_yet_translated) if is_change else None,
         api_refs=tuple(_api_ref(api, introduces=not is_change and raw.kind == "new") for api in raw.apis),
         links=tuple(Link(link.kind, link.url) for link in raw.links),
         part_of=None if is_change else raw.part_of,

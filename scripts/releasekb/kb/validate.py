@@ -254,7 +254,12 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
         unreadable = [problem for problem in problems if problem.file == display_path(project_path)]
         raise DataError(unreadable) if unreadable else _no_project(project_path)
     project_document, project = _load_record(
-        project_path, ProjectFile, problems, read.files[PROJECT_FILE], context_for=project_context
+        project_path,
+        ProjectFile,
+        problems,
+        read.files[PROJECT_FILE],
+        # with the data folder: a language only the team's locales/<lang>.yaml speaks is one
+        context_for=functools.partial(project_context, data_dir=data_dir),
     )
 
     releases: list[LoadedRelease] = []
