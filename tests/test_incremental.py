@@ -72,8 +72,10 @@ def entry_level(data, project, rng):
     if not _labeled(data):
         return False
     entry = rng.choice(_labeled(data))
-    labels = project["stability"]["schemes"][data["scheme"]]
-    entry["stability"] = next(label for label in labels if label != entry["stability"])
+    others = [label for label in project["stability"]["schemes"][data["scheme"]] if label != entry["stability"]]
+    if not others:  # a scheme of one label (1.4's, experimental-only): no other level to set
+        return False
+    entry["stability"] = others[0]
 
 
 def level_removed(data, project, rng):
