@@ -306,8 +306,8 @@ async function elsewhere(text, words, typed, superseded) {
 // The pages shown, best first. Pagefind ranks a page higher when its title (or API names, see
 // search.py's META_WEIGHTS) contain the query's words; among the pages shown, the features whose
 // title or API has every word of the query as a whole word come first: the one whose title is
-// the query, or begins with it as its name (`torch.fft`: "torch.fft: FFT functions with NumPy's
-// API", before "The old torch.fft function is deprecated", in every language), then the one with
+// the query, or begins with it as its name (`acme.io`: "acme.io: streaming readers", before
+// "The old acme.io function is deprecated", in every language), then the one with
 // an API the query names exactly (`cache`: acme.storage.cache), then features others are parts
 // of ("C++ frontend" before its "C++ optimizers now match Python's"), each group by how much of
 // its title the query covers; the other pages follow in Pagefind's order.
@@ -332,7 +332,7 @@ function rank(pages, results, words) {
   return ranked.sort((a, b) => b.key - a.key || a.order - b.order);
 }
 
-// Where a title's name ends: "torch.fft: FFT functions…", "torch.fft：接口…".
+// Where a title's name ends: "acme.io: streaming readers…", "acme.io：流式读取…".
 const TITLE_NAME_END = /[:：]/;
 
 // A text as a whole, compared whatever its spaces and punctuation.

@@ -468,7 +468,7 @@
   speak(JSON.parse(current.dataset.chrome || "{}"));
   suggest(current, path.slice(current.dataset.prefix.length));
 
-  // A mistyped feature address (/features/torch-ftt/): the nearest feature's address, from the
+  // A mistyped feature address (/features/acme-iio/): the nearest feature's address, from the
   // ids of the features index's words filter (one small file per language, fetched only here).
   function suggest(section, rest) {
     const note = section.querySelector(".rkb-did-you-mean");
