@@ -40,7 +40,9 @@ from releasekb.site.search import RESULTS_SHOWN
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT_MS = 15_000
+# How long a wait for a page's state may last before it fails: long enough for a busy machine (the
+# suite runs three test processes at once), and still a bound on a state that never comes.
+TIMEOUT_MS = 60_000
 LANGS = [pytest.param("", id="en"), pytest.param("/zh", id="zh")]
 
 NAV_LABELS = {
