@@ -31,10 +31,12 @@ KEYS = {
     "fail-on": ("fail_on", "texts"),
     "max-stability": ("max_stability", "text"),
     "baseline": ("baseline", "text"),
+    "show-in-effect": ("show_in_effect", "flag"),
 }
 _EXPECTED = {
     "text": 'a string in quotes (a version is a string too: from = "1.4")',
     "texts": 'a string or a list of strings (["a", "b"])',
+    "flag": "true or false",
 }
 
 
@@ -109,7 +111,10 @@ def _option(file: Path, text: str, key: str) -> tuple[str, str]:
 
 def _value(file: Path, text: str, key: str, kind: str, value: object) -> object:
     """The option's value as the command line would give it; CheckUsage when it is not one."""
-    if isinstance(value, str) and value.strip():
+    if kind == "flag":
+        if isinstance(value, bool):
+            return value
+    elif isinstance(value, str) and value.strip():
         return [value] if kind == "texts" else value
     if kind == "texts" and isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
         return value

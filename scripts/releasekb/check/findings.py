@@ -19,6 +19,7 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from releasekb.check.coverage import Coverage, coverage, in_effect_at_from
 from releasekb.check.messages import Message, check_strings, explained, message
 from releasekb.check.records import ApiRecord, CallCondition, IndexEntry, Level
 from releasekb.common.safe_text import visible
@@ -33,6 +34,22 @@ KINDS = ("removed", "breaking", "deprecated", "requirement", "newer", "unstable"
 UNREADABLE = "unreadable"  # a file the scanner could not read: fails the run like a finding
 FAIL_ON_CHOICES = (*KINDS, UNREADABLE)
 DEFAULT_FAIL_ON = ("removed", "breaking", "deprecated", "requirement", UNREADABLE)
+# What a finding's kind is when it does not fail the run (see outcome): what fails the run is an
+# error, and nothing else is, so no kind is an error by itself. A removal, a breaking change, a
+# deprecation, a declared requirement that is too low and an API newer than --to are warnings; an
+# unstable API or a plain use (--only) a note; a file that could not be checked a warning.
+LEVELS_WHEN_NOT_FAILING = {
+    "removed": "warning",
+    "breaking": "warning",
+    "deprecated": "warning",
+    "requirement": "warning",
+    "newer": "warning",
+    "unstable": "note",
+    "used": "note",
+    UNREADABLE: "warning",
+}
+# The option (and [tool.releasekb.check] key) that lists the changes already in effect at --from
+SHOW_IN_EFFECT = "--show-in-effect"
 PLACES_SHOWN = 10  # the text report lists this many places of one finding, then counts the rest
 CONFIDENCES = ("high", "medium", "low")
 _CHANGE_FINDINGS = {"removal": "removed", "breaking": "breaking", "deprecation": "deprecated"}
@@ -68,6 +85,9 @@ class ApiIndex:
         # the product's releases the knowledge base does not describe (absent from indexes
         # published before it existed)
         self.not_described: list[str] = document.get("not_described") or []
+        # the change entries that list no API, which no scan can find (see coverage.py); None
+        # when the index does not say (published before releases listed them)
+        self.changes_without_apis: list[dict] | None = _changes_without_apis(document["releases"])
         self.order = {version: position for position, version in enumerate(self.versions)}
         self.levels = {level["key"]: Level.parse(level) for level in document["levels"]}
         self.code_roots: dict[str, list[str]] = document.get("code_roots") or {}
@@ -96,6 +116,12 @@ class ApiIndex:
         """Where a compared release (Options.old_release/new_release) is in the index's order: -1
         before the first release, so that no release described is at or before it."""
         return -1 if release is None else self.order[release]
+
+
+def _changes_without_apis(releases: list[dict]) -> list[dict] | None:
+    if any("changes_without_apis" not in release for release in releases):
+        return None
+    return [{**change, "release": r["version"]} for r in releases for change in r["changes_without_apis"]]
 
 
 def open_index(index_source: str | None, data_dir: Path, site_url: str = "", timeout: float | None = None) -> ApiIndex:
@@ -138,8 +164,8 @@ class Options:
     # the knowledge base's languages (the index's texts have one text in each): messages are made in each
     languages: tuple[str, ...] = ()
     only: frozenset[str] = frozenset()  # --only: report just these features (ids), and every use of them
-    # --fail-on was given (and is not `none`): the report's levels follow it (see output.level)
-    levels_follow_fail_on: bool = False
+    # --show-in-effect: list the changes already in effect at --from (apart, never counted)
+    show_in_effect: bool = False
     # The releases the knowledge base does not describe after --from up to --to: what they changed
     # is not checked (the report's header says so).
     not_described: tuple[str, ...] = ()
@@ -153,6 +179,7 @@ def resolve_options(
     fail_on: str | None,
     lang: str | None,
     only: str | None = None,
+    show_in_effect: bool = False,
 ) -> Options:
     """Check the command's choices against the index; raise CheckUsage naming what is allowed.
     lang None: the knowledge base's first language."""
@@ -180,8 +207,7 @@ def resolve_options(
         lang=lang or languages[0],
         languages=languages,
         only=_parse_only(index, only),
-        # `--fail-on none` keeps the levels, so that code scanning decides what blocks a pull request
-        levels_follow_fail_on=fail_on is not None and bool(failing),
+        show_in_effect=show_in_effect,
         not_described=tuple(
             version
             for version in index.not_described
@@ -228,6 +254,17 @@ def parse_fail_on(text: str | None) -> frozenset[str]:
             f"--fail-on {','.join(unknown)}: unknown kind (choose from {','.join(FAIL_ON_CHOICES)}, or none)"
         )
     return frozenset(kinds)
+
+
+def outcome(kind: str, fail_on: frozenset[str], *, can_fail: bool = True) -> tuple[bool, str]:
+    """(whether it fails the run, its level) for a finding of `kind`, or an unreadable file: the
+    one decision of both, so that the exit status and every format's level (SARIF `level`, the
+    `github` command) agree. What fails the run is an error; what does not is never one: a
+    finding that cannot fail it (a guarded use, a change already in effect at --from) is a note,
+    another its kind's LEVELS_WHEN_NOT_FAILING."""
+    if can_fail and kind in fail_on:
+        return True, "error"
+    return False, LEVELS_WHEN_NOT_FAILING[kind] if can_fail else "note"
 
 
 @dataclass(frozen=True)
@@ -294,6 +331,10 @@ class Finding:
         changes met at --from never do."""
         return not self.guarded and not self.met_at_from
 
+    def outcome(self, options: Options) -> tuple[bool, str]:
+        """(whether it fails the run, its level): see outcome()."""
+        return outcome(self.kind, options.fail_on, can_fail=self.can_fail)
+
 
 @dataclass
 class Report:
@@ -316,21 +357,36 @@ class Report:
     # (order, use, record): the unguarded use of the distribution's APIs that needs the latest release
     needed: tuple | None = field(default=None, repr=False)
 
+    # what the knowledge base can tell about the range compared (coverage.py): the reports end with it
+    coverage: Coverage | None = None
+
     def counts(self) -> dict[str, int]:
-        """Findings per kind: `used` only with --only, `requirement` only when the project
+        """Findings per kind, of this upgrade only (a change already in effect at --from is not
+        counted: see in_effect): `used` only with --only, `requirement` only when the project
         declares a requirement to compare with."""
         left_out = {"used"} - (set(KINDS) if self.options.only else set())
         if not self.declared:
             left_out.add("requirement")
-        return {kind: sum(1 for f in self.findings if f.kind == kind) for kind in KINDS if kind not in left_out}
+        counted = [f for f in self.findings if not f.met_at_from]
+        return {kind: sum(1 for f in counted if f.kind == kind) for kind in KINDS if kind not in left_out}
+
+    def in_effect(self) -> list[Finding]:
+        """The changes already in effect at --from: the code runs there already. They are listed
+        only with --show-in-effect, apart, and never counted with the changes of this upgrade."""
+        return [f for f in self.findings if f.met_at_from]
+
+    def listed(self) -> list[Finding]:
+        """The findings every format lists: those of this upgrade, and with --show-in-effect the
+        changes already in effect at --from."""
+        return [f for f in self.findings if self.options.show_in_effect or not f.met_at_from]
 
     def failed(self) -> bool:
-        """Whether the run fails: an unguarded finding of a --fail-on kind, or an unreadable
-        file when `unreadable` is among them. Guarded uses never fail it."""
+        """Whether the run fails (exit 1): a finding, or an unreadable file, whose outcome() says
+        so. The levels of every format come from the same function."""
         fail_on = self.options.fail_on
-        if UNREADABLE in fail_on and self.errors:
+        if self.errors and outcome(UNREADABLE, fail_on)[0]:
             return True
-        return any(f.kind in fail_on and f.can_fail for f in self.findings)
+        return any(f.outcome(self.options)[0] for f in self.findings)
 
 
 def run_check(
@@ -436,6 +492,7 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
     report.findings.sort(key=_finding_order)
     report.min_release = _min_release(decisive)
     report.needed = needed
+    report.coverage = coverage(index, options)
     return report
 
 
@@ -553,7 +610,6 @@ class Analysis:
             confidence, how = _lower(confidence), (*how, UNKNOWN_ARGUMENTS)
         replacement = record.replacement if kind in _CHANGE_FINDINGS.values() else None
         drop_in = record.replacement_drop_in if replacement else None
-        old = self.index.position(self.options.old_release)
         return Finding.cite(
             kind,
             record,
@@ -562,20 +618,13 @@ class Analysis:
             confidence=confidence,
             resolution=how,
             # a plain use (--only) is not a change: it is neither in effect at --from nor on the way
-            in_effect_at_from=kind != "used" and self._in_effect_at_from(entry, old),
+            in_effect_at_from=kind != "used"
+            and in_effect_at_from(self.index, self.options, entry.release, entry.takes_effect),
             message=self._message(kind, record, entry, replacement, drop_in),
             migration=entry.migration if kind not in ("newer", "unstable") else None,
             replacement=replacement,
             replacement_drop_in=drop_in,
         )
-
-    def _in_effect_at_from(self, entry: IndexEntry, old: int) -> bool:
-        """Whether the entry is in effect at --from: released at or before it, and, for a change
-        announced for a later release (1.4: "1.5 needs C++14"), that release too. An upgrade from
-        the announcing release still meets such a change, as the upgrade view lists it."""
-        if self.index.order[entry.release] > old:
-            return False
-        return entry.takes_effect is None or version_key(entry.takes_effect) <= version_key(self.options.old)
 
     def _message(
         self, kind: str, record: ApiRecord, entry: IndexEntry, replacement: str | None, drop_in: bool | None

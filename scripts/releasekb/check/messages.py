@@ -18,11 +18,14 @@ class _PartStrings(Mapping):
     """{lang: strings} of one part of the command's strings, read when a language is first asked
     for: any language with interface strings (a knowledge base's languages are its own)."""
 
-    def __init__(self, part: str):
-        self.part = part
+    def __init__(self, *keys: str):
+        self.keys = keys  # the table's place in the catalogue: ("check", "report")
 
     def __getitem__(self, lang: str) -> dict[str, str]:
-        return interface_strings(lang)["check"][self.part]
+        table = interface_strings(lang)
+        for key in self.keys:
+            table = table[key]
+        return table
 
     def __iter__(self) -> Iterator[str]:
         return iter(known_languages())
@@ -33,7 +36,13 @@ class _PartStrings(Mapping):
 
 def check_strings(part: str) -> Mapping[str, dict[str, str]]:
     """{lang: strings} of one part of the command's strings, in any language."""
-    return _PartStrings(part)
+    return _PartStrings("check", part)
+
+
+def catalogue_table(key: str) -> Mapping[str, dict[str, str]]:
+    """{lang: strings} of a top-level table of the catalogue (a part's strings added at the end
+    of each locale file), in any language."""
+    return _PartStrings(key)
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,18 @@ import shlex
 import urllib.parse
 from pathlib import Path
 
+from releasekb.check import coverage
 from releasekb.check.findings import (
+    DEFAULT_FAIL_ON,
     KINDS,
     PLACES_SHOWN,
+    SHOW_IN_EFFECT,
     STRINGS,
     UNREADABLE,
     Finding,
     Options,
     Report,
+    outcome,
     place_text,
 )
 from releasekb.check.messages import explained
@@ -31,18 +35,6 @@ from releasekb.kb.check_schema import SCHEMA_VERSION
 
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-# SARIF and annotation levels by finding kind: what breaks is an error (a declared requirement
-# that allows releases the code cannot run on breaks installs), what will break or needs a newer
-# release a warning, an unstable API a note. See level() for what changes them.
-LEVELS = {
-    "removed": "error",
-    "breaking": "error",
-    "deprecated": "warning",
-    "requirement": "error",
-    "newer": "warning",
-    "unstable": "note",
-    "used": "note",
-}
 _GITHUB_COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 _COLOURS = {
     "removed": "31",
@@ -74,21 +66,26 @@ def use_colour(stream) -> bool:
 
 
 def level(finding: Finding, options: Options) -> str:
-    """The finding's level in SARIF and GitHub annotations, following what the run is for: a
-    finding that cannot fail the run (a guarded use, a change already in effect at --from) is a
-    note; with --fail-on, what fails the run is an error and nothing else is; else LEVELS."""
-    if not finding.can_fail:
-        return "note"
-    if options.levels_follow_fail_on:
-        if finding.kind in options.fail_on:
-            return "error"
-        return "warning" if LEVELS[finding.kind] == "error" else LEVELS[finding.kind]
-    return LEVELS[finding.kind]
+    """The finding's level in SARIF and GitHub annotations: what fails the run is an error and
+    nothing else is (findings.outcome decides both)."""
+    return finding.outcome(options)[1]
 
 
-def scope_notes(report: Report) -> list[str]:
+def unreadable_level(options: Options) -> str:
+    """The level of a file that could not be checked: an error when it fails the run."""
+    return outcome(UNREADABLE, options.fail_on)[1]
+
+
+def coverage_statement(report: Report) -> str:
+    """The line every report ends with: what the knowledge base can tell about the range."""
+    return coverage.statement(report.coverage, report.options, report.options.lang)
+
+
+def scope_notes(report: Report, *, not_described: bool = True) -> list[str]:
     """What --from and --to mean when they are not releases the knowledge base describes: the
-    release compared instead, where the knowledge base ends or begins."""
+    release compared instead, where the knowledge base ends or begins; and, unless
+    `not_described` is False (the format's coverage statement says it), the releases of the range
+    the knowledge base does not describe."""
     t, options = STRINGS[report.options.lang], report.options
     first, last = report.releases[0], report.releases[-1]
     notes = []
@@ -104,7 +101,7 @@ def scope_notes(report: Report) -> list[str]:
             notes.append(t["scope_after"].format(flag=flag, version=version, last=last))
         else:
             notes.append(t["scope_between"].format(flag=flag, version=version, release=release))
-    if options.not_described:
+    if options.not_described and not_described:
         # the range crosses releases not described: their changes are not among the findings
         versions = list_text(list(options.not_described), interface_strings(options.lang))
         notes.append(t["not_described_crossed"].format(versions=versions))
@@ -128,8 +125,10 @@ def text_report(report: Report, *, colour: bool = False) -> str:
     if report.options.old_defaulted:
         lines.append(visible(t["header_old_default"].format(old=report.options.old)))
     lines += [visible(note) for note in scope_notes(report)]
+    new = [f for f in report.findings if not f.met_at_from]
     for kind in KINDS:
-        lines += _kind_section(report, kind, paint)
+        lines += _kind_section(report, kind, new, paint)
+    lines += _in_effect_section(report, paint)
     lines += ["", visible(_min_release_line(report)), *map(visible, _declared_lines(report))]
     if report.errors:
         lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
@@ -140,7 +139,7 @@ def text_report(report: Report, *, colour: bool = False) -> str:
     if report.not_regular:
         lines += ["", paint("1", t["not_regular_heading"].format(count=len(report.not_regular)))]
         lines += [visible(f"  {e.path}: {e.reason.text(report.options.lang)}") for e in report.not_regular]
-    lines += ["", visible(summary_line(report))]
+    lines += ["", visible(summary_line(report)), visible(coverage_statement(report))]
     return "\n".join(lines) + "\n"
 
 
@@ -166,25 +165,35 @@ def _header(report: Report) -> str:
     )
 
 
-def _kind_section(report: Report, kind: str, paint) -> list[str]:
+def _kind_section(report: Report, kind: str, among: list[Finding], paint, level: str = "") -> list[str]:
+    """The findings of `kind` among `among`, under a heading that counts them; a change is
+    said to be new between --from and --to, unless `level` indents the section in a group of
+    its own (the changes already in effect at --from)."""
     t, options = STRINGS[report.options.lang], report.options
-    findings = [f for f in report.findings if f.kind == kind]
+    findings = [f for f in among if f.kind == kind]
     if not findings:
         return []
     heading = t["heading_count"].format(heading=t[f"heading_{kind}"], count=len(findings))
-    lines = ["", paint(f"1;{_COLOURS[kind]}", heading)]
-    groups = (
-        (True, t["group_in_effect"].format(old=options.old)),
-        (False, t["group_new"].format(old=options.old, new=options.new)),
-    )
-    if kind in ("newer", "used", "requirement"):  # neither in effect at --from nor on the way: not a change
-        groups = ((False, None),)
-    for in_effect, title in groups:
-        grouped = [f for f in findings if f.in_effect_at_from is in_effect]
-        if grouped and title:
-            lines.append(f"  {paint('1', title)}")
-        for same in _same_finding(grouped, report.options.lang):
-            lines += _finding_lines(report, same, paint)
+    lines = ["", level + paint(f"1;{_COLOURS[kind]}", heading)]
+    # a change guarded or not is new on the way (newer, used, requirement: not a change)
+    if not level and kind not in ("newer", "used", "requirement"):
+        lines.append(f"  {paint('1', t['group_new'].format(old=options.old, new=options.new))}")
+    for same in _same_finding(findings, report.options.lang):
+        lines += _finding_lines(report, same, paint)
+    return lines
+
+
+def _in_effect_section(report: Report, paint) -> list[str]:
+    """With --show-in-effect, the changes already in effect at --from, in a group of their own
+    after this upgrade's findings: the code runs on --from already, so they are never counted
+    with them."""
+    in_effect = report.in_effect()
+    if not (report.options.show_in_effect and in_effect):
+        return []
+    t = coverage.STRINGS[report.options.lang]
+    lines = ["", paint("1", t["in_effect_heading"].format(old=report.options.old, count=len(in_effect)))]
+    for kind in KINDS:
+        lines += _kind_section(report, kind, in_effect, paint, level="  ")
     return lines
 
 
@@ -258,7 +267,19 @@ def summary_line(report: Report) -> str:
         roots=t["roots_separator"].join(report.roots),
     )
     line += t["summary_not_regular"].format(count=len(report.not_regular)) if report.not_regular else ""
-    return line + (t["summary_baselined"].format(count=report.baselined) if report.baselined else "")
+    line += t["summary_baselined"].format(count=report.baselined) if report.baselined else ""
+    return line + _in_effect_count(report)
+
+
+def _in_effect_count(report: Report) -> str:
+    """How many changes already in effect at --from the summary does not count, and whether
+    they are listed (else the option that lists them)."""
+    count = len(report.in_effect())
+    if not count:
+        return ""
+    t = coverage.STRINGS[report.options.lang]
+    key = "summary_in_effect_shown" if report.options.show_in_effect else "summary_in_effect_left_out"
+    return t[key].format(count=count, old=report.options.old, option=SHOW_IN_EFFECT)
 
 
 # --------------------------------------------------------------------------- JSON
@@ -284,11 +305,25 @@ def json_report(report: Report) -> dict:
         "min_release": report.min_release.record() if report.min_release else None,
         "declared": list(report.declared),
         "counts": report.counts(),
-        "findings": [_finding_record(finding, options.lang) for finding in report.findings],
+        "in_effect_at_from": _in_effect_record(report),
+        "coverage": coverage.record(report.coverage, options),
+        "findings": [_finding_record(finding, options.lang) for finding in report.listed()],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
         "not_regular": [{"path": e.path, "message": e.message} for e in report.not_regular],
         "suppressed": report.suppressed,
         "baselined": report.baselined,
+    }
+
+
+def _in_effect_record(report: Report) -> dict:
+    """The changes already in effect at --from: how many, per kind, and whether `findings` lists
+    them (with the option that does)."""
+    in_effect = report.in_effect()
+    return {
+        "count": len(in_effect),
+        "counts": {kind: n for kind in KINDS if (n := sum(1 for f in in_effect if f.kind == kind))},
+        "listed": report.options.show_in_effect,
+        "option": SHOW_IN_EFFECT,
     }
 
 
@@ -330,7 +365,7 @@ def sarif_report(report: Report) -> dict:
     itself succeeded); the versions asked and the releases compared as the run's properties."""
     lang = report.options.lang
     rules: dict[str, dict] = {}
-    for finding in report.findings:
+    for finding in report.listed():
         rules.setdefault(_rule_id(finding), _rule(report, finding))
     rule_index = {rule_id: position for position, rule_id in enumerate(rules)}
     driver = {"name": "releasekb", "rules": list(rules.values())}
@@ -345,7 +380,7 @@ def sarif_report(report: Report) -> dict:
                 "language": lang,
                 **_source_root(report),
                 "invocations": [_invocation(report)],
-                "results": [_result(report, finding, rule_index) for finding in report.findings],
+                "results": [_result(report, finding, rule_index) for finding in report.listed()],
                 "properties": _run_properties(report),
             }
         ],
@@ -362,6 +397,8 @@ def _run_properties(report: Report) -> dict:
         "knowledgeBaseReleases": list(report.releases),
         "notDescribed": list(options.not_described),
         "declared": list(report.declared),
+        "inEffectAtFrom": _in_effect_record(report),
+        "coverage": coverage.record(report.coverage, options),
     }
 
 
@@ -426,7 +463,7 @@ def _rule(report: Report, finding: Finding) -> dict:
                 part for part in (migration, advice, f"[{finding.urls[lang]}]({finding.urls[lang]})") if part
             ),
         },
-        "defaultConfiguration": {"level": LEVELS[finding.kind]},
+        "defaultConfiguration": {"level": outcome(finding.kind, report.options.fail_on)[1]},
         "properties": {"tags": ["releasekb", finding.kind]},
     }
     if _absolute(finding.feature_urls[lang]):
@@ -445,7 +482,7 @@ def _requirement_rule(report: Report, finding: Finding) -> dict:
         "shortDescription": {"text": t["heading_requirement"]},
         "fullDescription": {"text": description},
         "help": {"text": f"{description}\n\n{advice}", "markdown": f"{description}\n\n{advice}"},
-        "defaultConfiguration": {"level": LEVELS[finding.kind]},
+        "defaultConfiguration": {"level": outcome(finding.kind, report.options.fail_on)[1]},
         "properties": {"tags": ["releasekb", finding.kind]},
     }
 
@@ -511,8 +548,11 @@ def _result(report: Report, finding: Finding, rule_index: dict[str, int]) -> dic
 def _invocation(report: Report) -> dict:
     """Unreadable files (errors when they fail the run), and notes: what --from and --to meant,
     and the paths skipped because they are not regular files."""
-    level_ = "error" if UNREADABLE in report.options.fail_on else "warning"
-    notes = [{"level": "note", "message": {"text": note}} for note in scope_notes(report)]
+    level_ = unreadable_level(report.options)
+    notes = [
+        {"level": "note", "message": {"text": note}}
+        for note in (*scope_notes(report, not_described=False), coverage_statement(report))
+    ]
     return {
         "executionSuccessful": True,
         "toolExecutionNotifications": notes
@@ -539,21 +579,22 @@ def _invocation(report: Report) -> dict:
 
 
 def github_annotations(report: Report) -> list[str]:
-    """One workflow command per finding and per unreadable file, a notice for each path skipped
-    because it is not a regular file and for each version that is not a release described
+    """One workflow command per finding listed and per unreadable file, a notice for each path
+    skipped because it is not a regular file and for each version that is not a release described
     (scope_notes), then the header (which names the releases compared) and the summary as log
-    lines (which name the index's code roots: never read as a command)."""
-    lines = [_github_finding(report, finding) for finding in report.findings]
+    lines (which name the index's code roots: never read as a command), and last the coverage
+    statement as a notice, which the run's page shows."""
+    lines = [_github_finding(report, finding) for finding in report.listed()]
     lang = report.options.lang
-    command = "error" if UNREADABLE in report.options.fail_on else "warning"
+    command = _GITHUB_COMMANDS[unreadable_level(report.options)]
     lines += [
         github_command(command, e.reason.text(lang), file=e.path, line=e.line or None, title="releasekb")
         for e in report.errors
     ]
     lines += [github_command("notice", e.reason.text(lang), file=e.path, title="releasekb") for e in report.not_regular]
-    lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report)]
+    lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report, not_described=False)]
     lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
-    return lines
+    return [*lines, github_command("notice", coverage_statement(report), title="releasekb coverage")]
 
 
 def _github_finding(report: Report, finding: Finding) -> str:
@@ -581,3 +622,39 @@ def write(report: Report, output_format: str, output: Path | None, stdout) -> No
     atomic.write_text(output, render(report, output_format))  # only a regular file; raises WriteFailed
     summary = github_log_line if output_format == "github" else visible
     stdout.write(summary(summary_line(report)) + "\n")
+
+
+# --------------------------------------------------------------------------- levels and exit, as CHECK.md shows them
+
+LEVELS_TABLE_MARKER = "<!-- levels and exit -->"  # CHECK.md holds levels_table() under it
+# The --fail-on values the table shows: the default, none, and two lists of one's own
+_TABLE_FAIL_ON = (None, "none", "removed,breaking", "newer,unstable")
+
+
+def levels_table() -> str:
+    """The Markdown table of CHECK.md: for each finding and --fail-on value, the exit status it
+    leads to and its level in SARIF and `github`, as outcome() decides them (a test keeps
+    CHECK.md's copy equal to this)."""
+    from releasekb.check.findings import parse_fail_on
+
+    situations = [(f"`{kind}`", kind, True) for kind in KINDS]
+    situations += [
+        ("a change already in effect at `--from` (any kind, with `--show-in-effect`)", "breaking", False),
+        ("a guarded use (any kind)", "removed", False),
+        ("`unreadable`: a file that could not be checked", UNREADABLE, True),
+    ]
+    columns = [
+        (f"default (`{','.join(DEFAULT_FAIL_ON)}`)" if v is None else f"`{v}`", parse_fail_on(v))
+        for v in _TABLE_FAIL_ON
+    ]
+    lines = [
+        "| finding | " + " | ".join(title for title, _ in columns) + " |",
+        "| --- |" + " --- |" * len(columns),
+    ]
+    for title, kind, can_fail in situations:
+        cells = []
+        for _, fail_on in columns:
+            fails, level_ = outcome(kind, fail_on, can_fail=can_fail)
+            cells.append(f"exit {int(fails)}, `{level_}`, `::{_GITHUB_COMMANDS[level_]}`")
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

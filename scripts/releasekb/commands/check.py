@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-from releasekb.check.findings import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+from releasekb.check.findings import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES, SHOW_IN_EFFECT
 from releasekb.check.output import FORMATS
 from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from releasekb.common.problems import DataError
@@ -27,9 +27,11 @@ def add_arguments(subparsers, shared) -> None:
     )
     check.description = (
         "Find the APIs of the knowledge base that Python files and notebooks use, and report what an\n"
-        "upgrade from --from to --to means for them: removed, breaking and deprecated APIs (already in\n"
-        "effect at --from, or new on the way), APIs newer than --to, APIs less stable than\n"
-        "--max-stability, and the lowest release the code runs on, with migration advice."
+        "upgrade from --from to --to means for them: removed, breaking and deprecated APIs new on the\n"
+        "way (those already in effect at --from with --show-in-effect), APIs newer than --to, APIs less\n"
+        "stable than --max-stability, and the lowest release the code runs on, with migration advice.\n"
+        "Every report ends with its coverage: the changes of the range it can find in code, those it\n"
+        "cannot, and the releases the knowledge base does not describe."
     )
     check.formatter_class = argparse.RawDescriptionHelpFormatter
     check.epilog = (
@@ -42,8 +44,9 @@ def add_arguments(subparsers, shared) -> None:
         "the last means up to the last release described, one before the first means before anything\n"
         "described.\n\n"
         "Silence one use with a comment on its line: `# releasekb: ignore[ENTRY-ID]` (or `# releasekb: ignore`).\n"
-        "Defaults for --from, --to, --exclude, --fail-on, --max-stability and --baseline: [tool.releasekb.check]\n"
-        "in the project's pyproject.toml (see CHECK.md)."
+        "Defaults for --from, --to, --exclude, --fail-on, --max-stability, --show-in-effect and --baseline:\n"
+        "[tool.releasekb.check]"
+        " in the project's pyproject.toml (see CHECK.md)."
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to check")
     check.add_argument(
@@ -63,6 +66,12 @@ def add_arguments(subparsers, shared) -> None:
         metavar="KINDS",
         help=f"comma-separated kinds that exit 1, or none: {','.join(FAIL_ON_CHOICES)} "
         f"(default: {','.join(DEFAULT_FAIL_ON)})",
+    )
+    check.add_argument(
+        SHOW_IN_EFFECT,
+        action="store_true",
+        default=None,  # None: not given, so that [tool.releasekb.check] may set it
+        help="also list the changes already in effect at --from, apart: never counted, never failing the run",
     )
     check.add_argument(
         "--include", action="append", default=[], metavar="GLOB", help="also check matching files (C++: '*.cpp')"
@@ -177,7 +186,14 @@ def run(args) -> int:
         index = open_index(args.index, args.data, args.site_url, timeout=args.timeout)
         make_absolute(index, args.site_url)
         options = resolve_options(
-            index, args.old, args.new, args.max_stability, args.fail_on, args.lang, only=args.only
+            index,
+            args.old,
+            args.new,
+            args.max_stability,
+            args.fail_on,
+            args.lang,
+            only=args.only,
+            show_in_effect=bool(args.show_in_effect),
         )
         baseline = read_baseline(args.baseline) if args.baseline and not args.write_baseline else None
     except (CheckUsage, IndexUnreadable) as error:  # may quote the index: one safe line

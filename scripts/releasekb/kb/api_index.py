@@ -26,7 +26,10 @@ def index_document(catalog: Catalog, site_url: str) -> dict:
     return {
         "schema_version": API_SCHEMA_VERSION,
         "product": dict(catalog.product_name),
-        "releases": [{"version": r.version, "date": r.date} for r in catalog.releases],
+        "releases": [
+            {"version": r.version, "date": r.date, "changes_without_apis": _changes_without_apis(r.entries)}
+            for r in catalog.releases
+        ],
         "not_described": catalog.not_described,
         "levels": [
             {"key": level.key, "rank": level.rank, "name": dict(level.name)} for level in catalog.levels.values()
@@ -34,6 +37,22 @@ def index_document(catalog: Catalog, site_url: str) -> dict:
         "code_roots": {language: list(roots) for language, roots in catalog.code_roots.items()},
         "apis": api_records(catalog, site_url),
     }
+
+
+def _changes_without_apis(entries: list[Entry]) -> list[dict]:
+    """The release's change entries that list no API: no scan of code can find them (Python 2
+    support removed), and `check` says how many its range holds, so that a clean report is not
+    read as a safe upgrade."""
+    return [
+        {
+            "id": entry.id,
+            "kind": entry.kind,
+            "title": dict(entry.title),
+            **({"takes_effect": entry.takes_effect} if entry.takes_effect else {}),
+        }
+        for entry in entries
+        if entry.is_change and not entry.api_refs
+    ]
 
 
 def api_records(catalog: Catalog, site_url: str) -> list[dict]:
