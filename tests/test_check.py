@@ -83,7 +83,12 @@ def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_cata
     jsonschema.Draft202012Validator.check_schema(schema)
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
     assert not errors, errors[0].message
-    assert document["releases"][0] == {"version": "0.2", "date": real_catalog.releases[0].date}
+    first = document["releases"][0]
+    assert (first["version"], first["date"]) == ("0.2", real_catalog.releases[0].date)
+    # issue 37: the changes no scan can find, so that check can say how many its range holds
+    assert [change["id"] for change in first["changes_without_apis"]] == [
+        entry.id for entry in real_catalog.releases[0].entries if entry.is_change and not entry.api_refs
+    ]
     assert [level["key"] for level in document["levels"]] == list(real_catalog.levels)
     assert document["code_roots"]["python"] == ["torch", "torchvision", "torchaudio"]
     assert document["apis"][0]["entries"][0]["urls"]["en"].startswith("https://kb.example.org/releases/")
@@ -173,10 +178,11 @@ def test_text_report_in_english(code, capsys):
     assert lines[7] == "      More: /releases/1.7/#torch-fft-function"
     assert lines[8] == "      spectrum.py:3:12: `torch.fft` ('torch' is `import torch` (line 1), high confidence)"
     assert "Lowest release that provides every API of this knowledge base the code uses: unknown" in out
-    assert lines[-1] == (
+    assert lines[-2] == (
         "1 file checked (0 without any mention of torch, torchvision, torchaudio): 0 removed, 0 breaking, "
         "1 deprecated, 0 newer than --to, 0 unstable; 0 suppressed, 0 unreadable"
     )
+    assert lines[-1].startswith("Coverage of 1.4 → 1.7: ")  # issue 37: the report ends with its coverage
     assert "\033[" not in out  # not a terminal: no colours
 
 
@@ -200,7 +206,8 @@ def test_text_report_in_chinese(code, capsys):
         "能提供代码所用全部本知识库已收录 API 的最低版本：1.7，由 spectrum.py:4:8 处的 `torch.fft.fft` 决定"
         "（'torch' 来自第 1 行的 `import torch`）" in out
     )
-    assert out.splitlines()[-1].startswith("已检查 1 个文件（其中 0 个未提及 torch、torchvision、torchaudio）：")
+    assert out.splitlines()[-2].startswith("已检查 1 个文件（其中 0 个未提及 torch、torchvision、torchaudio）：")
+    assert out.splitlines()[-1].startswith("覆盖范围 1.4 → 1.7：")
     english = findings.STRINGS["en"]
     for key in ("heading_deprecated", "migration", "more", "group_new"):
         assert english[key].split("{")[0].strip() not in out, key
@@ -226,15 +233,21 @@ w = Widget()
 
 def test_text_groups_changes_already_in_effect_at_from_apart_from_new_ones(code, capsys):
     code(**{"app.py": ACME_APP})
-    status, out, _ = run(capsys, ".", "--from", "1.1", "--to", "2.0", kb=ACME_KB)
+    status, out, _ = run(capsys, ".", "--from", "1.1", "--to", "2.0", "--show-in-effect", kb=ACME_KB)
     assert status == 1
     headings = [line for line in out.splitlines() if line and not line.startswith(" ")]
-    assert headings[1:4] == ["Removed (1)", "Breaking changes (2)", "Deprecated (1)"]
-    removed, deprecated = out.split("Removed (1)")[1].split("Breaking")[0], out.split("Deprecated (1)")[1]
+    # issue 37: the changes already in effect at --from come after this upgrade's, in a group of their own
+    assert headings[1:4] == [
+        "Removed (1)",
+        "Breaking changes (2)",
+        "Already in effect at 1.1 (1): the code runs there already; not counted above",
+    ]
+    removed, deprecated = out.split("Removed (1)")[1].split("Breaking")[0], out.split("  Deprecated (1)")[1]
     assert removed.startswith("\n  new between 1.1 and 2.0\n    `acme.old_read` was removed in 2.0")
     assert "; use `acme.read`" in removed and "\n      app.py:4:8: `acme.old_read`" in removed
-    assert deprecated.startswith("\n  already in effect at 1.1\n    `acme.old_read` is deprecated since 1.1")
+    assert deprecated.startswith("\n    `acme.old_read` is deprecated since 1.1")
     assert "\n      app.py:4:8: `acme.old_read`" in deprecated
+    assert "0 deprecated" in out and "; 1 already in effect at 1.1, listed apart and not counted" in out
     assert "`acme.widget.Widget` has a breaking change in 2.0: Widgets default to blue" in out
 
 
@@ -329,13 +342,13 @@ def test_suppression_by_entry_id_and_bare(code, capsys):
             )
         }
     )
-    status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7")
+    status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7", "--show-in-effect")
     assert status == 0  # a deprecation already in effect at --from does not fail the run
     assert [(f["kind"], f["line"]) for f in report["findings"]] == [("deprecated", 5)]
     assert report["findings"][0]["in_effect_at_from"] is True  # deprecated in 0.2 itself
     assert report["suppressed"] == 2
-    out = run(capsys, ".", "--from", "0.2", "--to", "1.7")[1]
-    assert "already in effect at 0.2" in out and "; 2 suppressed," in out
+    out = run(capsys, ".", "--from", "0.2", "--to", "1.7", "--show-in-effect")[1]
+    assert "Already in effect at 0.2 (1)" in out and "; 2 suppressed," in out
 
 
 def test_all_findings_suppressed_pass(code, capsys):
@@ -349,7 +362,7 @@ def test_zero_files_checked_is_fine(code, capsys, files):
     folder = code(**files)
     status, out, err = run(capsys, str(folder))
     assert status == 0, err
-    assert out.splitlines()[-1].startswith("0 files checked (0 without any mention of torch")
+    assert out.splitlines()[-2].startswith("0 files checked (0 without any mention of torch")
     assert run_json(capsys, str(folder))[1]["files_checked"] == 0
 
 
@@ -417,7 +430,7 @@ def test_notebook_findings_name_the_cell(code, capsys):
         if line.startswith("::") and "file=" in line  # not the notice of 1.6, which is not described
     ]
     # the notebook file (json.dumps: one line) holds the cell's line on its line 1
-    assert annotation.startswith("::warning file=analysis.ipynb,line=1,title=")
+    assert annotation.startswith("::error file=analysis.ipynb,line=1,title=")  # it fails the run (issue 37)
 
 
 # --------------------------------------------------------------------------- wrong usage: exit 2
@@ -510,8 +523,8 @@ def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, ca
     files = publish.api_files(load_catalog(REAL_KB), "")
     index = tmp_path / "apis.json"
     index.write_bytes(files[api_index.INDEX_PATH])
-    _, from_data = run_json(capsys, ".", "--from", "1.4")
-    _, from_index = run_json(capsys, ".", "--from", "1.4", "--index", str(index))
+    _, from_data = run_json(capsys, ".", "--from", "1.4", "--show-in-effect")
+    _, from_index = run_json(capsys, ".", "--from", "1.4", "--show-in-effect", "--index", str(index))
     assert from_index["knowledge_base"] == str(index) and from_data["knowledge_base"] == str(REAL_KB)
     del from_data["knowledge_base"], from_index["knowledge_base"]
     assert from_index == from_data and len(from_data["findings"]) == 3
@@ -565,9 +578,10 @@ def test_sarif_report_is_valid_sarif_2_1_0_for_code_scanning(code, capsys):
     assert rules["old-reader"]["helpUri"] == "https://kb.example.org/features/old-reader/"
     assert "Use `acme.read`." in rules["old-reader"]["help"]["markdown"]
     assert "releasekb check . --from 1.0 --to 2.0" in rules["old-reader"]["help"]["text"]
-    levels = {(r["ruleId"], r["level"]) for r in run_["results"]}
-    assert levels == {("old-reader", "error"), ("old-reader", "warning"), ("widget-default-colour", "error"),
-                      ("widget-colours", "note")}  # fmt: skip
+    levels = {(r["ruleId"], r["properties"]["kind"], r["level"]) for r in run_["results"]}
+    # the default --fail-on fails the run on a deprecation: an error, as the removal (issue 37)
+    assert levels == {("old-reader", "removed", "error"), ("old-reader", "deprecated", "error"),
+                      ("widget-default-colour", "breaking", "error"), ("widget-colours", "unstable", "note")}  # fmt: skip
     for result in run_["results"]:
         assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
         location = result["locations"][0]["physicalLocation"]
@@ -575,7 +589,7 @@ def test_sarif_report_is_valid_sarif_2_1_0_for_code_scanning(code, capsys):
         assert location["region"]["startLine"] >= 1 and location["region"]["startColumn"] >= 1
     (invocation,) = run_["invocations"]
     assert invocation["executionSuccessful"] is True
-    (notification,) = invocation["toolExecutionNotifications"]
+    (notification,) = [n for n in invocation["toolExecutionNotifications"] if "locations" in n]
     assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.py"
     assert notification["level"] == "error"
 
@@ -593,7 +607,7 @@ def test_github_annotations_escape_data_and_properties(code, capsys):
     assert status == 1
     annotations = [line for line in out.splitlines() if line.startswith("::")]
     assert annotations[0].startswith(
-        "::warning file=odd%2Cname%3A1.py,line=3,col=12,title=releasekb%3A Deprecated (torch-fft-function)::"
+        "::error file=odd%2Cname%3A1.py,line=3,col=12,title=releasekb%3A Deprecated (torch-fft-function)::"
         "`torch.fft` called as a function is deprecated since 1.7; replaced by `torch.fft.fft`"
         " (not a drop-in: see “What to do”)%0AWhat to do: "
     )
@@ -604,7 +618,7 @@ def test_github_annotations_escape_data_and_properties(code, capsys):
 def test_github_is_the_default_format_under_github_actions(code, capsys, monkeypatch):
     code(**{"spectrum.py": FFT_CALL})
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    assert run(capsys, ".", "--from", "1.4")[1].startswith("::warning file=spectrum.py,line=3,col=12,")
+    assert run(capsys, ".", "--from", "1.4")[1].startswith("::error file=spectrum.py,line=3,col=12,")
 
 
 def test_output_file_gets_the_report_and_stdout_the_summary(code, capsys):
@@ -738,7 +752,7 @@ def test_only_names_an_unknown_feature_and_the_closest_one(code, capsys):
 def test_a_breaking_change_already_in_effect_at_from_is_reported_but_does_not_fail(code, capsys):
     """The code runs on --from, so it has met the 0.2 keepdim change already."""
     code(**{"reduce.py": "import torch\n\ntotal = torch.sum(x, 1)\n"})
-    status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    status, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", "--show-in-effect")
     assert [(f["kind"], f["in_effect_at_from"]) for f in report["findings"]] == [("breaking", True)]
     assert status == 0 and report["failed"] is False
     status, report = run_json(capsys, ".", "--from", "0.2", "--to", "1.7")
@@ -747,7 +761,7 @@ def test_a_breaking_change_already_in_effect_at_from_is_reported_but_does_not_fa
 
 def test_the_same_finding_at_many_places_says_what_to_do_once(code, capsys):
     code(**{"reduce.py": "import torch\n\na = torch.sum(x, 1)\nb = torch.sum(y, 1)\nc = torch.mean(z, 1)\n"})
-    out = run(capsys, ".", "--from", "1.4", "--to", "1.7")[1]
+    out = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--show-in-effect")[1]
     assert out.count("What to do: Set `torch.utils.backcompat.keepdim_warning.enabled`") == 2  # sum, mean
     sums = out.split("`torch.sum` called with `dim` and without `keepdim` has a breaking change in 0.2")[1]
     sums = sums.split("`torch.mean`")[0]
@@ -816,7 +830,7 @@ def test_the_keepdim_change_is_reported_only_for_calls_that_pass_dim_and_not_kee
     """Issue 29: 45 % of the breaking findings on four codebases were the 0.2 keepdim default on
     calls it cannot affect."""
     code(**{"reduce.py": REDUCTIONS})
-    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7")
+    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", "--show-in-effect")
     found = [(f["line"], f["entry"], f["confidence"]) for f in report["findings"]]
     assert found == [
         (5, "reduction-keepdim-default", "high"),
@@ -831,13 +845,13 @@ def test_the_keepdim_change_is_reported_only_for_calls_that_pass_dim_and_not_kee
         "Reductions no longer keep the reduced dimension by default (`keepdim=False`)"
     )
     # lower confidence: left out when only high confidence is asked for
-    _, high = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", "--confidence", "high")
+    _, high = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", "--confidence", "high", "--show-in-effect")
     assert [f["line"] for f in high["findings"]] == [5, 6]
 
 
 def test_a_call_condition_reads_in_chinese(code, capsys):
     code(**{"reduce.py": "import torch\nd = torch.mean(x, 1)\nf = torch.mean(*a)\n"})
-    out = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--lang", "zh")[1]
+    out = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--lang", "zh", "--show-in-effect")[1]
     assert "    传入 `dim` 而未传入 `keepdim` 的 `torch.mean` 调用在 0.2 中有不兼容变更：" in out
     assert (
         "      reduce.py:3:5: `torch.mean`（'torch' 来自第 1 行的 `import torch`；此处无法得知调用的参数"
@@ -883,7 +897,7 @@ def test_a_keyword_only_parameter_is_never_given_by_position(code, capsys, tmp_p
         {"0.2.yaml": [("{params: [input, dim, keepdim], passed: [dim], not_passed: [keepdim]}", when)]},
     )
     code(**{"reduce.py": f"import torch\nv = torch.sum({arguments})\n"})
-    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", kb=data)
+    _, report = run_json(capsys, ".", "--from", "1.4", "--to", "1.7", "--show-in-effect", kb=data)
     expected = {True: ["high"], None: ["medium"], False: []}[concerns]
     assert [f["confidence"] for f in report["findings"]] == expected
 

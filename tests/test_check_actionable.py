@@ -76,7 +76,8 @@ def test_a_version_between_releases_is_compared_as_of_the_latest_release_before_
     zh = run(capsys, ".", "--from", "1.6", "--to", "1.7", "--lang", "zh")[1].splitlines()
     assert zh[0].startswith("releasekb check：PyTorch 1.6 → 1.7（比较的版本：1.5 → 1.7），知识库 ")
     assert zh[1] == "本知识库没有收录 --from 指定的 1.6：按它之前最近的版本 1.5 比较"
-    assert "  already in effect at 1.6" in "\n".join(lines)  # the groups speak of the version asked
+    # the summary speaks of the version asked (issue 37: left out unless --show-in-effect)
+    assert lines[-2].endswith("; 2 already in effect at 1.6 not shown (--show-in-effect lists them)")
 
 
 def test_a_version_after_the_last_release_is_compared_up_to_it_and_the_report_says_so(code, capsys):
@@ -100,7 +101,8 @@ def test_a_version_after_the_last_release_is_compared_up_to_it_and_the_report_sa
     assert {"level": "note", "message": {"text": ends}} in run_["invocations"][0]["toolExecutionNotifications"]
     github = run(capsys, ".", "--from", "1.4", "--to", "2.1", "--format", "github")[1].splitlines()
     assert f"::notice title=releasekb::{ends}" in github
-    assert github[-2] == f"releasekb check: PyTorch 1.4 → 2.1 (releases compared: 1.4 → 1.7), knowledge base {REAL_KB}"
+    assert github[-3] == f"releasekb check: PyTorch 1.4 → 2.1 (releases compared: 1.4 → 1.7), knowledge base {REAL_KB}"
+    assert github[-1].startswith("::notice title=releasekb::Coverage of 1.4 → 2.1: ")  # issue 37
 
 
 def test_a_version_before_the_first_release_is_before_anything_described(code, capsys):
@@ -154,19 +156,22 @@ def levels(log: dict) -> list[tuple[str, str, bool]]:
 def test_a_change_already_in_effect_at_from_is_a_note_and_never_fails(code, capsys):
     """Issue 29: 315 red annotations on a transformers pull request for a 2017 change."""
     code(**{"reduce.py": OLD_CHANGES})
-    assert levels(run_sarif(capsys, ".", "--from", "1.4", "--to", "1.7")) == [
+    # issue 37: left out unless asked for, and then notes
+    assert levels(run_sarif(capsys, ".", "--from", "1.4", "--to", "1.7")) == []
+    assert levels(run_sarif(capsys, ".", "--from", "1.4", "--to", "1.7", "--show-in-effect")) == [
         ("breaking", "note", True),
         ("deprecated", "note", True),
     ]
-    status, out, _ = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--format", "github")
+    status, out, _ = run(capsys, ".", "--from", "1.4", "--to", "1.7", "--format", "github", "--show-in-effect")
     assert status == 0
     annotations = [line.split(" ", 1)[0] for line in out.splitlines() if line.startswith("::")]
-    # the two findings, and that 1.6, inside the range, is not described (issue 36)
+    # the two findings, and the coverage (which says that 1.6, inside the range, is not described)
     assert annotations == ["::notice", "::notice", "::notice"]
-    # the same changes on the way from before 0.2 are what the run is for
+    # the same changes on the way from before 0.2 are what the run is for: the default --fail-on
+    # fails it on both, so both are errors (issue 37)
     assert levels(run_sarif(capsys, ".", "--from", "0.1", "--to", "1.7")) == [
         ("breaking", "error", False),
-        ("deprecated", "warning", False),
+        ("deprecated", "error", False),
     ]
 
 
@@ -181,10 +186,10 @@ ACME_APP = "import acme\nfrom acme.widget import Widget\n\ndata = acme.old_read(
 @pytest.mark.parametrize(
     ("fail_on", "expected"),
     [
-        # by default: removed and breaking are errors, a deprecation a warning
-        ((), {("removed", "error"), ("breaking", "error"), ("deprecated", "warning")}),
-        # --fail-on none lets code scanning decide: the levels stay
-        (("--fail-on", "none"), {("removed", "error"), ("breaking", "error"), ("deprecated", "warning")}),
+        # by default the run fails on all three: all three are errors (issue 37)
+        ((), {("removed", "error"), ("breaking", "error"), ("deprecated", "error")}),
+        # --fail-on none: nothing fails the run, so nothing is an error
+        (("--fail-on", "none"), {("removed", "warning"), ("breaking", "warning"), ("deprecated", "warning")}),
         # what fails the run is an error, and nothing else is
         (("--fail-on", "deprecated"), {("removed", "warning"), ("breaking", "warning"), ("deprecated", "error")}),
         (("--fail-on", "unstable,removed"), {("removed", "error"), ("breaking", "warning"), ("deprecated", "warning")}),
@@ -196,7 +201,7 @@ def test_levels_follow_fail_on(code, capsys, fail_on, expected):
     assert {(kind, level) for kind, level, _ in levels(log)} == expected
     github = run(capsys, ".", "--from", "1.0", "--to", "2.0", "--format", "github", *fail_on, kb=ACME_KB)[1]
     commands = {"error": "::error", "warning": "::warning", "note": "::notice"}
-    assert {line.split(" ", 1)[0] for line in github.splitlines() if line.startswith("::")} == {
+    assert {line.split(" ", 1)[0] for line in github.splitlines() if line.startswith("::") and "file=" in line} == {
         commands[level] for _, level in expected
     }
 
@@ -281,16 +286,17 @@ def test_an_unpacked_wheel_is_checked_against_its_own_metadata(code, capsys, tmp
 
 
 def test_text_groups_very_many_places_and_json_and_sarif_keep_them_all(code, capsys):
+    # from before 0.2, the keepdim change is new on the way: listed without --show-in-effect
     code(**{"reduce.py": "import torch\n" + "".join(f"a{n} = torch.sum(x{n}, dim=0)\n" for n in range(1244))})
-    text = run(capsys, ".", "--from", "0.2")[1]
+    text = run(capsys, ".", "--from", "0.1")[1]
     places = [line for line in text.splitlines() if line.startswith("      reduce.py:")]
     assert len(places) == 10 and places[0].startswith("      reduce.py:2:")
     assert "\n      … and 1,234 more (--format json lists them all)\n" in text
     assert (
-        "\n      ……另有 1,234 处（--format json 会全部列出）\n" in run(capsys, ".", "--from", "0.2", "--lang", "zh")[1]
+        "\n      ……另有 1,234 处（--format json 会全部列出）\n" in run(capsys, ".", "--from", "0.1", "--lang", "zh")[1]
     )
-    assert len(run_json(capsys, ".", "--from", "0.2")[1]["findings"]) == 1244
-    assert len(run_sarif(capsys, ".", "--from", "0.2")["runs"][0]["results"]) == 1244
+    assert len(run_json(capsys, ".", "--from", "0.1")[1]["findings"]) == 1244
+    assert len(run_sarif(capsys, ".", "--from", "0.1")["runs"][0]["results"]) == 1244
 
 
 # --------------------------------------------------------------------------- SARIF for code scanning
@@ -317,7 +323,7 @@ def test_a_notebook_finding_is_placed_on_the_line_of_the_notebook_file_that_hold
     assert (result["properties"]["cell"], result["properties"]["lineInCell"]) == (3, 3)
     assert result["message"]["text"].endswith("(analysis.ipynb:cell 3:line 3)")
     github = run(capsys, ".", "--from", "1.4", "--format", "github")[1].splitlines()
-    assert github[0].startswith("::warning file=analysis.ipynb,line=28,title=")
+    assert github[0].startswith("::error file=analysis.ipynb,line=28,title=")  # it fails the run (issue 37)
 
 
 def test_sarif_uris_are_percent_encoded(code, capsys):

@@ -21,6 +21,7 @@ fail-on = ["removed", "breaking"]
 max-stability = "beta"
 exclude = ["generated"]
 baseline = "releasekb-baseline.json"
+show-in-effect = true
 """
 
 
@@ -37,6 +38,8 @@ def test_the_projects_pyproject_sets_the_options(checked_project, capsys):
     assert (document["from"], document["to"], document["max_stability"]) == ("1.4", "1.5", "beta")
     assert document["fail_on"] == ["breaking", "removed"] and status == 0  # deprecations do not fail it
     assert {finding["path"] for finding in document["findings"]} == {"src/a.py"}  # generated/ excluded
+    # show-in-effect = true lists masked_copy_, deprecated in 0.2 (issue 37)
+    assert document["in_effect_at_from"]["listed"] is True and document["findings"][0]["in_effect_at_from"]
 
 
 def test_the_command_line_wins_over_the_file(checked_project, capsys):
@@ -84,7 +87,7 @@ def test_the_nearest_pyproject_at_or_above_the_checked_folder_counts_and_no_high
         (
             '[project]\nname = "x"\n\n[tool.releasekb.check]\nfrom = "1.4"\nfail_on = "none"\n',
             "pyproject.toml:6: [tool.releasekb.check]: unknown key 'fail_on' (did you mean 'fail-on'?) "
-            "(known: from, to, exclude, fail-on, max-stability, baseline)",
+            "(known: from, to, exclude, fail-on, max-stability, baseline, show-in-effect)",
         ),
         (
             '[tool.releasekb.chek]\nfrom = "1.4"\n',

@@ -594,7 +594,7 @@ def github_annotations(report: Report) -> list[str]:
     lines += [github_command("notice", e.reason.text(lang), file=e.path, title="releasekb") for e in report.not_regular]
     lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report, not_described=False)]
     lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
-    return [*lines, github_command("notice", coverage_statement(report), title="releasekb coverage")]
+    return [*lines, github_command("notice", coverage_statement(report), title="releasekb")]
 
 
 def _github_finding(report: Report, finding: Finding) -> str:
