@@ -580,8 +580,12 @@ def test_sarif_report_is_valid_sarif_2_1_0_for_code_scanning(code, capsys):
     assert "releasekb check . --from 1.0 --to 2.0" in rules["old-reader"]["help"]["text"]
     levels = {(r["ruleId"], r["properties"]["kind"], r["level"]) for r in run_["results"]}
     # the default --fail-on fails the run on a deprecation: an error, as the removal (issue 37)
-    assert levels == {("old-reader", "removed", "error"), ("old-reader", "deprecated", "error"),
-                      ("widget-default-colour", "breaking", "error"), ("widget-colours", "unstable", "note")}  # fmt: skip
+    assert levels == {
+        ("old-reader", "removed", "error"),
+        ("old-reader", "deprecated", "error"),
+        ("widget-default-colour", "breaking", "error"),
+        ("widget-colours", "unstable", "note"),
+    }
     for result in run_["results"]:
         assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
         location = result["locations"][0]["physicalLocation"]

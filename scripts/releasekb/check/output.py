@@ -193,7 +193,8 @@ def _in_effect_section(report: Report, paint) -> list[str]:
     t = coverage.STRINGS[report.options.lang]
     lines = ["", paint("1", t["in_effect_heading"].format(old=report.options.old, count=len(in_effect)))]
     for kind in KINDS:
-        lines += _kind_section(report, kind, in_effect, paint, level="  ")
+        section = _kind_section(report, kind, in_effect, paint, level="  ")
+        lines += section[1:] if len(lines) == 2 else section  # the first kind right under the group's heading
     return lines
 
 

@@ -37,7 +37,8 @@ def add_arguments(subparsers, shared) -> None:
     check.epilog = (
         "exit status:\n  0  no finding of a --fail-on kind (guarded, suppressed and baseline uses never count, nor a\n"
         "     change already in effect at --from: the code runs there already)\n"
-        "  1  findings of a --fail-on kind\n  2  wrong usage (a version that cannot be parsed, --from newer than\n"
+        "  1  findings of a --fail-on kind: the only errors in the sarif and github formats\n"
+        "  2  wrong usage (a version that cannot be parsed, --from newer than\n"
         "     --to...) or a knowledge base that cannot be read or declares no code roots; an --index that\n"
         "     cannot be fetched in time, is too large or is not a valid API index: `index SOURCE: what is wrong`\n\n"
         "Any version works: one between releases means the latest release described before it, one after\n"
