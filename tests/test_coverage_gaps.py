@@ -156,8 +156,10 @@ def test_check_says_when_its_range_crosses_a_release_not_described(code, capsys,
     # the line under the header
     assert lines[1] == note.format(versions=list_text(between("1.4", "1.7"), strings))
     main(["--data", data, "check", "--from", "0.2", "--to", "1.7", "--lang", lang, "--format", "github", str(code)])
-    expected = note.format(versions=list_text(between("0.2", "1.7"), strings))
-    assert f"::notice title=releasekb::{expected}" in capsys.readouterr().out
+    # issue 37: said in the coverage notice the github output ends with
+    expected = strings["check_report_scope"]["not_described"].format(versions=list_text(between("0.2", "1.7"), strings))
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("::notice title=releasekb::") and expected in last
     main(["--data", data, "check", "--from", "1.4", "--to", "1.5", "--lang", lang, "--format", "sarif", str(code)])
     run = json.loads(capsys.readouterr().out)["runs"][0]
     assert run["properties"]["notDescribed"] == [] == between("1.4", "1.5")
@@ -173,7 +175,7 @@ def test_check_json_and_a_later_effect(code, capsys, tmp_path):
     assert finding["in_effect_at_from"] is False
     # The same deprecation announced in 1.7 for 1.8: upgrading from 1.7 to 1.7 it is not in effect
     # yet at --from, as without takes_effect it is.
-    plain = ["check", "--from", "1.7", "--to", "1.7", "--format", "json", str(code)]
+    plain = ["check", "--from", "1.7", "--to", "1.7", "--format", "json", "--show-in-effect", str(code)]
     main(["--data", str(REAL_RELEASES), *plain])
     assert json.loads(capsys.readouterr().out)["findings"][0]["in_effect_at_from"] is True
     data = real_data(
