@@ -1,0 +1,178 @@
+"""Notes: the entries of the next release, one file each, in `releases/unreleased/<id>.yaml`.
+
+A team writes its next release in many pull requests at once; were they all to edit one release
+file, every second merge would conflict. So each change is a file of its own, a note, in exactly
+the shape of one entry of a release file, at the top level: what a curator would write under
+`features:` or under `changes:`. Its `kind` says which of the two (README, "Working as a team"):
+a kind of `changes:` (breaking, deprecation, removal) makes it a change; a kind of `features:`
+(new, improvement, fix), or none (`new`), a feature. No key is added, so a note copied into a
+release file, or an entry copied out of one, is valid as it is.
+
+The notes are checked, previewed and released as what they will be: the entries of one release
+after the latest. `compose` writes them, with a release's own keys around them, as the text of
+that release file, each note's lines indented under its list; validation reads that text like
+any release file, and `Composed.located` maps each problem back to the note's own file and line.
+`releasekb release` writes the same text, with the version and date given, as the release file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from releasekb.common.problems import Problem
+from releasekb.kb.loader import Location, load_document
+from releasekb.kb.model import CHANGE_KINDS, FEATURE_KINDS, SCHEMA_COMMENT
+
+# The notes' folder, inside the data folder.
+NOTES_FOLDER = "unreleased"
+# The sections of a release file, in the order a release file lists them.
+SECTIONS = ("features", "changes")
+# A note's lines, in the composed release file: under `  -`, indented this much.
+_INDENT = "    "
+
+
+def notes_folder(data_dir: Path) -> Path:
+    return Path(data_dir) / NOTES_FOLDER
+
+
+def note_paths(data_dir: Path) -> list[Path]:
+    """The notes of a data folder, by name; hidden files (an editor's) are none."""
+    folder = notes_folder(data_dir)
+    if not folder.is_dir():
+        return []
+    return sorted(path for path in folder.glob("*.yaml") if not path.name.startswith("."))
+
+
+def section_of(entry: Any) -> str:
+    """`changes` for a note whose kind is a change's, else `features` (a feature's kind, or none)."""
+    return "changes" if isinstance(entry, dict) and entry.get("kind") in CHANGE_KINDS else "features"
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note as read: its file (as shown in problems), its text and its data."""
+
+    display_path: str
+    text: str
+    data: dict
+
+    @property
+    def id(self) -> str | None:
+        value = self.data.get("id")
+        return value if isinstance(value, str) else None
+
+
+def read_note(path: Path, display_path: str, raw: bytes) -> tuple[Note | None, list[Problem]]:
+    """A note from its bytes, or the problems that keep it from being one entry: not YAML, or not
+    a mapping. Texts may hold line breaks here; whether a key may is checked in the composed file,
+    where the model says which keys are multi-line texts."""
+    document, problems = load_document(path, display_path, lambda location: True, raw=raw)
+    if problems:
+        return None, problems
+    if not isinstance(document.data, dict):
+        message = (
+            "a note is one entry of a release: a mapping of its keys (id, area, title, summary, ...), "
+            "as under `features:` or `changes:` of a release file"
+        )
+        return None, [document.problem((), message)]
+    text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    return Note(display_path, text, document.data), []
+
+
+def in_release_order(notes: list[Note], areas: list[str]) -> list[Note]:
+    """The notes in the order `release` writes them, which merge order cannot decide: by area as
+    project.yaml lists the areas, then by kind as the model lists the kinds, then by id (features
+    and changes are apart in any case, each under its own key)."""
+    kinds = {kind: i for i, kind in enumerate((*FEATURE_KINDS, *CHANGE_KINDS))}
+
+    def key(note: Note) -> tuple:
+        area, kind = note.data.get("area"), note.data.get("kind", "new")
+        return (
+            areas.index(area) if area in areas else len(areas),
+            kinds.get(kind, len(kinds)) if isinstance(kind, str) else len(kinds),
+            note.id or "",
+            note.display_path,
+        )
+
+    return sorted(notes, key=key)
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where a note's lines are in the composed text: from `start` (1-based), `length` lines."""
+
+    display_path: str
+    start: int
+    length: int
+    location: Location  # the entry's, ("features", 2)
+
+
+@dataclass(frozen=True)
+class Composed:
+    """The notes written as one release file's text, and where each note went in it."""
+
+    name: str  # the release file's name, <version>.yaml
+    text: str
+    spans: tuple[_Span, ...]
+
+    def located(self, problem: Problem, shown_as: str) -> Problem:
+        """`problem` at the note's own file and line when it is one of the composed file's
+        (`shown_as`: that file as problems name it); any other problem as it is."""
+        if problem.file != shown_as:
+            return problem
+        span = next((s for s in self.spans if s.start <= problem.line < s.start + s.length), None)
+        if span is None:  # a release's own key: the notes are what the team wrote
+            return Problem(
+                str(Path(self.spans[0].display_path).parent) if self.spans else problem.file,
+                1,
+                1,
+                "(notes)",
+                problem.message,
+                problem.severity,
+            )
+        where = _within_entry(problem.where, span.location)
+        column = max(problem.column - len(_INDENT), 1)
+        message = _RELATIVE_LINE.sub(lambda m: f"line {int(m.group(1)) - span.start + 1}", problem.message)
+        return Problem(span.display_path, problem.line - span.start + 1, column, where, message, problem.severity)
+
+
+# A message naming a line of the same file ("already used at line 57").
+_RELATIVE_LINE = re.compile(r"\bline (\d+)\b")
+
+
+def _within_entry(where: str, location: Location) -> str:
+    """"features[2].title.en" -> "title.en": a note's keys are at its top level."""
+    section, index = location
+    prefix = f"{section}[{index}]"
+    if where == prefix:
+        return "(document)"
+    return where.removeprefix(prefix).removeprefix(".") if where.startswith(prefix) else where
+
+
+def compose(notes: list[Note], header: dict[str, Any]) -> Composed:
+    """The release file of `header` (version, date, scheme, title, summary, sources: written as
+    JSON values, which YAML reads as they are) with every note as an entry: features first, then
+    changes, each in the order of `notes`. Its first line is the schema comment every release
+    file starts with."""
+    lines = [SCHEMA_COMMENT]
+    lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in header.items()]
+    spans = []
+    for section in SECTIONS:
+        members = [note for note in notes if section_of(note.data) == section]
+        if not members:
+            lines.append(f"{section}: []")
+            continue
+        lines.append(f"{section}:")
+        for index, note in enumerate(members):
+            lines.append("  -")
+            note_lines = note.text.split("\n")
+            if note_lines and note_lines[-1] == "":
+                note_lines.pop()
+            spans.append(_Span(note.display_path, len(lines) + 1, len(note_lines), (section, index)))
+            lines += [f"{_INDENT}{line}" if line.strip() else "" for line in note_lines]
+    version = header["version"]
+    return Composed(f"{version}.yaml", "\n".join(lines) + "\n", tuple(spans))
