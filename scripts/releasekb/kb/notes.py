@@ -17,12 +17,14 @@ any release file, and `Composed.located` maps each problem back to the note's ow
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from releasekb.common.locales import Strings
 from releasekb.common.problems import Problem
 from releasekb.kb.loader import Location, load_document
 from releasekb.kb.model import CHANGE_KINDS, FEATURE_KINDS, SCHEMA_COMMENT
@@ -33,6 +35,10 @@ NOTES_FOLDER = "unreleased"
 SECTIONS = ("features", "changes")
 # A note's lines, in the composed release file: under `  -`, indented this much.
 _INDENT = "    "
+
+
+# What `releasekb release` is doing, while it does it (kb/releasing.py): its version and notes.
+JOURNAL = ".releasing.json"
 
 
 def notes_folder(data_dir: Path) -> Path:
@@ -47,6 +53,28 @@ def note_paths(data_dir: Path) -> list[Path]:
     return sorted(path for path in folder.glob("*.yaml") if not path.name.startswith("."))
 
 
+def pending_release(data_dir: Path) -> tuple[str, list[str]] | None:
+    """(version, the notes' file names) of a `releasekb release` an interruption left halfway
+    (its journal is there), else None. A journal that cannot be read names nothing."""
+    try:
+        journal = json.loads((notes_folder(data_dir) / JOURNAL).read_text(encoding="utf-8"))
+        version, names = journal["version"], journal["notes"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(version, str) or not all(isinstance(name, str) for name in names):
+        return None
+    return version, list(names)
+
+
+def released_already(data_dir: Path) -> set[str]:
+    """The notes an interrupted `release` has already written into its release file (which
+    exists): every reader leaves them out, so that the data holds them once, as released."""
+    pending = pending_release(data_dir)
+    if pending is None or not (Path(data_dir) / f"{pending[0]}.yaml").is_file():
+        return set()
+    return set(pending[1])
+
+
 def section_of(entry: Any) -> str:
     """`changes` for a note whose kind is a change's, else `features` (a feature's kind, or none)."""
     return "changes" if isinstance(entry, dict) and entry.get("kind") in CHANGE_KINDS else "features"
@@ -59,6 +87,7 @@ class Note:
     display_path: str
     text: str
     data: dict
+    id_line: int = 1  # where its id is, for a problem about it
 
     @property
     def id(self) -> str | None:
@@ -80,7 +109,7 @@ def read_note(path: Path, display_path: str, raw: bytes) -> tuple[Note | None, l
         )
         return None, [document.problem((), message)]
     text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    return Note(display_path, text, document.data), []
+    return Note(display_path, text, document.data, document.position(("id",)).line), []
 
 
 def in_release_order(notes: list[Note], areas: list[str]) -> list[Note]:
@@ -112,17 +141,61 @@ class _Span:
 
 
 @dataclass(frozen=True)
+class NotesAs:
+    """The release the notes are read as: `version` and `date` given (`releasekb release`), or,
+    without a version, a preview of the next release (validate, serve, `build --unreleased`)."""
+
+    version: str | None = None
+    date: str | None = None
+
+
+# The preview's version: after the latest release's (1.7 -> 1.7-unreleased, which versions.py
+# orders after 1.7 and before any later release), so that every lifecycle continues into it.
+PREVIEW_SUFFIX = "-unreleased"
+
+
+def release_header(
+    target: NotesAs, latest: str | None, scheme: str | None, strings: dict[str, Strings]
+) -> dict[str, Any]:
+    """The release's own keys around the notes: its version and date, the latest release's scheme
+    (as `releasekb new` takes it), and the preview's title and summary in each language (`strings`:
+    each language's interface strings, the first language's first); `release` writes TODO
+    placeholders over those two texts."""
+    languages = list(strings)
+    return {
+        "version": target.version or f"{latest or '0'}{PREVIEW_SUFFIX}",
+        "date": target.date or datetime.date.today().isoformat(),
+        "scheme": scheme or "",
+        "title": {lang: strings[lang]["unreleased_title"] for lang in languages},
+        "summary": {lang: strings[lang]["unreleased_summary"] for lang in languages},
+        "sources": [{"kind": "original", "lang": languages[0]}],
+    }
+
+
+@dataclass(frozen=True)
 class Composed:
     """The notes written as one release file's text, and where each note went in it."""
 
-    name: str  # the release file's name, <version>.yaml
+    version: str
+    preview: bool  # a preview of the next release, not one `releasekb release` writes
     text: str
     spans: tuple[_Span, ...]
+    notes: tuple[Note, ...] = ()  # in the order of `text`
+    shown_as: str = ""  # the release file as problems name it (validate.display_path)
 
-    def located(self, problem: Problem, shown_as: str) -> Problem:
-        """`problem` at the note's own file and line when it is one of the composed file's
-        (`shown_as`: that file as problems name it); any other problem as it is."""
-        if problem.file != shown_as:
+    @property
+    def name(self) -> str:
+        return f"{self.version}.yaml"
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The notes it holds, as problems name them."""
+        return tuple(span.display_path for span in self.spans)
+
+    def located(self, problem: Problem) -> Problem:
+        """`problem` at the note's own file and line when it is one of the composed file's; any
+        other problem as it is."""
+        if problem.file != self.shown_as:
             return problem
         span = next((s for s in self.spans if s.start <= problem.line < s.start + s.length), None)
         if span is None:  # a release's own key: the notes are what the team wrote
@@ -145,7 +218,7 @@ _RELATIVE_LINE = re.compile(r"\bline (\d+)\b")
 
 
 def _within_entry(where: str, location: Location) -> str:
-    """"features[2].title.en" -> "title.en": a note's keys are at its top level."""
+    """ "features[2].title.en" -> "title.en": a note's keys are at its top level."""
     section, index = location
     prefix = f"{section}[{index}]"
     if where == prefix:
@@ -153,26 +226,42 @@ def _within_entry(where: str, location: Location) -> str:
     return where.removeprefix(prefix).removeprefix(".") if where.startswith(prefix) else where
 
 
-def compose(notes: list[Note], header: dict[str, Any]) -> Composed:
+def compose(notes: list[Note], header: dict[str, Any], preview: bool) -> Composed:
     """The release file of `header` (version, date, scheme, title, summary, sources: written as
     JSON values, which YAML reads as they are) with every note as an entry: features first, then
     changes, each in the order of `notes`. Its first line is the schema comment every release
     file starts with."""
     lines = [SCHEMA_COMMENT]
     lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in header.items()]
-    spans = []
+    spans, ordered = [], []
     for section in SECTIONS:
         members = [note for note in notes if section_of(note.data) == section]
+        ordered += members
         if not members:
             lines.append(f"{section}: []")
             continue
         lines.append(f"{section}:")
         for index, note in enumerate(members):
+            # each line where it was, four columns to the right: `located` maps a problem back
             lines.append("  -")
-            note_lines = note.text.split("\n")
-            if note_lines and note_lines[-1] == "":
-                note_lines.pop()
+            note_lines = note.text.rstrip("\n").split("\n")
             spans.append(_Span(note.display_path, len(lines) + 1, len(note_lines), (section, index)))
             lines += [f"{_INDENT}{line}" if line.strip() else "" for line in note_lines]
-    version = header["version"]
-    return Composed(f"{version}.yaml", "\n".join(lines) + "\n", tuple(spans))
+    return Composed(header["version"], preview, "\n".join(lines) + "\n", tuple(spans), tuple(ordered))
+
+
+def release_file_text(composed: Composed, header_lines: list[str]) -> str:
+    """The release file `releasekb release` writes: the schema comment, `header_lines` (the
+    release's own keys), then the notes, each as a release file lists an entry (`  - id: ...`),
+    without the comment `releasekb add` wrote above it."""
+    lines = [SCHEMA_COMMENT, *header_lines]
+    for section in SECTIONS:
+        members = [note for note in composed.notes if section_of(note.data) == section]
+        lines.append(f"{section}:" if members else f"{section}: []")
+        for note in members:
+            body = note.text.rstrip("\n").split("\n")
+            while body and (not body[0].strip() or body[0].lstrip().startswith("#")):
+                body.pop(0)
+            lines.append(f"  - {body[0]}")
+            lines += [f"{_INDENT}{line}" if line.strip() else "" for line in body[1:]]
+    return "\n".join(lines) + "\n"
