@@ -536,8 +536,9 @@ class NotesConfig(Strict):
 
     required_for: list[NonEmptyText] = Field(
         min_length=1,
-        description="Glob patterns of the files, relative to the repository's root (`src/**`, `*.py`): a branch "
-        "that changes one of them adds a note, or `releasekb notes --check` fails it.",
+        description="Glob patterns of the files, relative to the repository's root, where `*` matches across "
+        "folders (`src/*`, `*.py`): a branch that changes one of them adds a note, or `releasekb notes --check` "
+        "fails it.",
     )
     skip_marker: NonEmptyText = Field(
         "[skip notes]",

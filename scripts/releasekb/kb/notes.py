@@ -17,6 +17,7 @@ any release file, and `Composed.located` maps each problem back to the note's ow
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import re
@@ -88,6 +89,7 @@ class Note:
     text: str
     data: dict
     id_line: int = 1  # where its id is, for a problem about it
+    id_column: int = 1
 
     @property
     def id(self) -> str | None:
@@ -109,7 +111,8 @@ def read_note(path: Path, display_path: str, raw: bytes) -> tuple[Note | None, l
         )
         return None, [document.problem((), message)]
     text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    return Note(display_path, text, document.data, document.position(("id",)).line), []
+    at = document.position(("id",))
+    return Note(display_path, text, document.data, at.line, at.column), []
 
 
 def in_release_order(notes: list[Note], areas: list[str]) -> list[Note]:
@@ -152,6 +155,8 @@ class NotesAs:
 # The preview's version: after the latest release's (1.7 -> 1.7-unreleased, which versions.py
 # orders after 1.7 and before any later release), so that every lifecycle continues into it.
 PREVIEW_SUFFIX = "-unreleased"
+# The preview, as a message names it.
+NEXT_RELEASE = "the next release (the notes)"
 
 
 def release_header(
@@ -194,7 +199,9 @@ class Composed:
 
     def located(self, problem: Problem) -> Problem:
         """`problem` at the note's own file and line when it is one of the composed file's; any
-        other problem as it is."""
+        other problem as it is. A preview's version is made up: a message calls it what it is."""
+        if self.preview and self.version in problem.message:
+            problem = dataclasses.replace(problem, message=problem.message.replace(self.version, NEXT_RELEASE))
         if problem.file != self.shown_as:
             return problem
         span = next((s for s in self.spans if s.start <= problem.line < s.start + s.length), None)

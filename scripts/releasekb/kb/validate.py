@@ -245,7 +245,7 @@ def _composed_notes(
                 Problem(
                     note.display_path,
                     note.id_line,
-                    1,
+                    note.id_column,
                     "id",
                     f"'{note.id}' is also the id of {first.display_path}: one release describes a feature once, "
                     "so write both in one note, or give this one the id of the feature it is about",
