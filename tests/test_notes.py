@@ -287,7 +287,7 @@ def _crash_on_second(original):
 
 
 @pytest.mark.parametrize(
-    "where, expected",
+    ("where", "expected"),
     [
         ("journal", "notes"),  # before anything
         ("release file", "notes"),  # the release file not yet renamed into place
@@ -457,3 +457,24 @@ def test_a_note_that_is_no_entry_is_named(tmp_path):
     said = "\n".join(map(str, raised.value.problems))
     assert f"{data / 'unreleased' / 'list.yaml'}:1:1: (document): a note is one entry of a release" in said
     assert f"{data / 'unreleased' / 'bad.yaml'}:" in said and "YAML syntax" in said
+
+
+def test_release_leaves_out_the_help_add_wrote_but_never_a_text_that_looks_like_it(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    assert command(data, capsys, "add", "--feature", "--id", "fast-writer", "--area", "io")[0] == 0
+    path = data / "unreleased" / "fast-writer.yaml"
+    text = path.read_text(encoding="utf-8").replace("stability: TODO", "stability: beta")
+    text = text.replace('"TODO: feature title"', "A fast writer").replace('"TODO：特性标题"', "快速写入器")
+    summary = 'summary: {en: "TODO: what it does and why it matters.", zh: "TODO：它做什么、为什么重要。"}'
+    assert summary in text
+    text = text.replace(summary, "summary:\n  en: |\n    Call it  # e.g. write(x)\n  zh: 一次调用写入文件。")
+    path.write_text(text, encoding="utf-8")
+    assert command(data, capsys, "release", "2.1")[0] == 0
+    written = (data / "2.1.yaml").read_text(encoding="utf-8")
+    assert "Call it  # e.g. write(x)" in written  # the text as its author wrote it
+    (data / "2.1.yaml").unlink()
+    path.write_text(text.replace("  # e.g. write(x)", ""), encoding="utf-8")
+    assert command(data, capsys, "release", "2.1")[0] == 0
+    written = (data / "2.1.yaml").read_text(encoding="utf-8")
+    assert "  - id: fast-writer\n    kind: new\n    area: io\n" in written  # add's help left out
+    assert "releasekb add" not in written and "apis: []" not in written

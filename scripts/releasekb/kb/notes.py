@@ -257,16 +257,41 @@ def compose(notes: list[Note], header: dict[str, Any], preview: bool) -> Compose
     return Composed(header["version"], preview, "\n".join(lines) + "\n", tuple(spans), tuple(ordered))
 
 
-def release_file_text(composed: Composed, header_lines: list[str]) -> str:
+def entries_of(text: str) -> list:
+    """The entries a release file's text holds, as the loader reads them, an empty list the same
+    as none (the model's default): to compare two texts."""
+    data = load_document(Path("release.yaml"), multiline=lambda location: True, raw=text.encode("utf-8"))[0].data
+    if not isinstance(data, dict):
+        return []
+    return [
+        {key: value for key, value in entry.items() if value != []} if isinstance(entry, dict) else entry
+        for section in SECTIONS
+        for entry in (data.get(section) or [])
+    ]
+
+
+# The help `releasekb add` writes after a note's values (skeleton.NOTE), and its empty lists: for
+# the author of a note, not for the readers of a release file, so `release` leaves them out.
+_ADD_HELP = re.compile(
+    r"  # (a new feature: its permanent address .*|continues the feature of release .*|new \| improvement \| fix"
+    r"|breaking \| deprecation \| removal|one of .*|e\.g\. .*|it concerns something no release describes)$"
+)
+_EMPTY_LISTS = ("apis: []", "links: []")
+
+
+def release_file_text(composed: Composed, header_lines: list[str], tidy: bool = True) -> str:
     """The release file `releasekb release` writes: the schema comment, `header_lines` (the
     release's own keys), then the notes, each as a release file lists an entry (`  - id: ...`),
-    without the comment `releasekb add` wrote above it."""
+    without the comments `releasekb add` wrote for the note's author."""
     lines = [SCHEMA_COMMENT, *header_lines]
     for section in SECTIONS:
         members = [note for note in composed.notes if section_of(note.data) == section]
         lines.append(f"{section}:" if members else f"{section}: []")
         for note in members:
             body = note.text.rstrip("\n").split("\n")
+            if tidy:
+                body = [_ADD_HELP.sub("", line) for line in body]
+                body = [line for line in body if line not in _EMPTY_LISTS]
             while body and (not body[0].strip() or body[0].lstrip().startswith("#")):
                 body.pop(0)
             lines.append(f"  - {body[0]}")

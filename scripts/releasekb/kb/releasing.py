@@ -88,6 +88,10 @@ def release(data_dir: Path, version: str, date: str) -> Released:
     journal = notes.notes_folder(data_dir) / JOURNAL
     header = _header_lines(composed, date, released.scheme, data.project.languages)
     release_text = notes.release_file_text(composed, header)
+    if notes.entries_of(release_text) != notes.entries_of(composed.text):
+        # a text of a note held what looked like `add`'s help (a block text's line ending in
+        # "  # e.g. ..."): the notes are written as they are, so the file says what was validated
+        release_text = notes.release_file_text(composed, header, tidy=False)
     lock_text = translations.lock_text(records, data.project.languages)
     atomic.write_text(journal, json.dumps({"version": version, "notes": [p.name for p in note_files]}) + "\n")
     try:
