@@ -265,8 +265,10 @@ def state(data: Path, notes: list[str]) -> str:
     release counted as its reader counts it), and on disk once the next command finished it."""
     released = (data / "2.1.yaml").is_file()
     read = read_files(data, with_notes=NotesAs())
-    unreleased = read.notes is not None and sorted(Path(p).name for p in read.notes.paths) == sorted(notes)
-    seen = {(True, False): "release", (False, True): "notes"}.get((released, unreleased), "both or neither")
+    unreleased = tuple(sorted(Path(p).name for p in read.notes.paths)) if read.notes is not None else ()
+    seen = {(True, ()): "release", (False, tuple(sorted(notes))): "notes"}.get(
+        (released, unreleased), "both or neither"
+    )
     releasing.finish_interrupted(data)
     left = tuple(sorted(p.name for p in (data / "unreleased").iterdir()))
     on_disk = {(True, ()): "release", (False, tuple(sorted(notes))): "notes"}.get((released, left), "both or neither")
