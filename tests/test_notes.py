@@ -480,3 +480,16 @@ def test_release_leaves_out_the_help_add_wrote_but_never_a_text_that_looks_like_
     written = (data / "2.1.yaml").read_text(encoding="utf-8")
     assert "  - id: fast-writer\n    kind: new\n    area: io\n" in written  # add's help left out
     assert "releasekb add" not in written and "apis: []" not in written
+
+
+def test_a_note_may_mark_its_document_and_keeps_its_lines(tmp_path, capsys):
+    data = fixture_data(tmp_path)
+    # a digit in its name: the notes' folder is theirs, no misnamed release file
+    folder = write_notes(data, {"writer-2.yaml": "---\n" + NEW_WRITER.replace("area: io", "area: ios") + "...\n"})
+    code, _, err = command(data, capsys, "validate")
+    path = folder / "writer-2.yaml"
+    assert code == 1 and f"{path}:{line_of(path, 'area:')}:7: area: 'ios' is not one of core, io" in err
+    path.write_text(path.read_text(encoding="utf-8").replace("ios", "io"), encoding="utf-8")
+    code, out, err = command(data, capsys, "validate", "--strict")
+    assert code == 0 and "(the next release among them: 1 note in unreleased/)" in out
+    assert "is not read" not in err

@@ -27,8 +27,11 @@ def add_arguments(subparsers, shared) -> None:
 
 
 def run(args) -> int:
+    from releasekb.kb.releasing import finish_interrupted
     from releasekb.kb.skeleton import NewReleaseError, write_note
 
+    if finished := finish_interrupted(args.data):  # a note of the same id may have been released
+        print(finished)
     try:
         path = write_note(args.data, args.id, args.area, args.change, standalone=args.standalone)
     except NewReleaseError as error:

@@ -44,6 +44,9 @@ def run(args) -> int:
         warnings = [data.located(problem) for problem in rules.warnings(data)]
         problems = sorted([*warnings, *unread_release_files(args.data), *stale])
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
+        if data.notes is not None:  # the preview is one of those releases
+            count = len(data.notes.notes)
+            summary += f" (the next release among them: {count} note{'s' if count != 1 else ''} in unreleased/)"
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     if output == "json":

@@ -81,6 +81,9 @@ def section_of(entry: Any) -> str:
     return "changes" if isinstance(entry, dict) and entry.get("kind") in CHANGE_KINDS else "features"
 
 
+_DOCUMENT_MARKER = re.compile(r"(---|\.\.\.)(\s+#.*)?\s*")
+
+
 @dataclass(frozen=True)
 class Note:
     """One note as read: its file (as shown in problems), its text and its data."""
@@ -111,6 +114,9 @@ def read_note(path: Path, display_path: str, raw: bytes) -> tuple[Note | None, l
         )
         return None, [document.problem((), message)]
     text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    # a note may mark its one document (`---`, `...`): inside the release file it is no document,
+    # so the markers go, each line kept (blank) so that every other line keeps its number
+    text = "\n".join("" if _DOCUMENT_MARKER.fullmatch(line) else line for line in text.split("\n"))
     at = document.position(("id",))
     return Note(display_path, text, document.data, at.line, at.column), []
 
