@@ -55,7 +55,7 @@ NOTE = """# A note: one entry of the next release, in its own file so that no ot
 id: {id}{id_comment}
 kind: {kind}{kind_comment}
 area: {area}{area_comment}
-{kind_lines}title: __TEXT:new_feature_title__
+{name_line}{kind_lines}title: __TEXT:new_feature_title__
 summary: __TEXT:new_feature_summary__
 {migration}apis: []  # e.g. [{module}.read_all]
 links: []  # e.g. [{{kind: docs, url: "https://..."}}]
@@ -172,7 +172,7 @@ def write_note(data_dir: Path, note_id: str, area: str | None, change: str | Non
     path = notes.notes_folder(data_dir) / f"{note_id}.yaml"
     if os.path.lexists(path):
         raise NewReleaseError(f"{display_path(path)} already exists: edit that note (one note per feature and release)")
-    known = _feature_ids(data_dir)  # id -> the latest release describing it
+    known, named = _feature_ids(data_dir)  # id -> the latest release describing it; ids with a name
     if change is not None and note_id not in known and not standalone:
         raise NewReleaseError(
             f"no feature '{note_id}' in any release{suggest(note_id, known)}: a change names the feature it "
@@ -211,6 +211,8 @@ def write_note(data_dir: Path, note_id: str, area: str | None, change: str | Non
                 area=area or "TODO",
                 area_comment=area_comment,
                 kind_lines=kind_lines,
+                # a second release of a feature gives it a name for its page (validate says so)
+                name_line="name: __TEXT:new_feature_name__\n" if note_id in known and note_id not in named else "",
                 migration=migration,
                 module=_example_module(project),
             ),
@@ -221,10 +223,11 @@ def write_note(data_dir: Path, note_id: str, area: str | None, change: str | Non
     return path
 
 
-def _feature_ids(data_dir: Path) -> dict[str, str]:
-    """{id: the latest release whose file describes it}, read from the release files as they are
-    (a note is written while other files may still be invalid)."""
+def _feature_ids(data_dir: Path) -> tuple[dict[str, str], set[str]]:
+    """({id: the latest release whose file describes it}, the ids an entry gives a `name`), read
+    from the release files as they are (a note is written while other files may be invalid)."""
     known: dict[str, str] = {}
+    named: set[str] = set()
     for path in sorted(release_paths(data_dir), key=lambda p: version_key(p.stem)):
         data = load_document(path)[0].data
         if not isinstance(data, dict):
@@ -233,4 +236,6 @@ def _feature_ids(data_dir: Path) -> dict[str, str]:
             for entry in data.get(key) or []:
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     known[entry["id"]] = path.stem
-    return known
+                    if entry.get("name"):
+                        named.add(entry["id"])
+    return known, named
