@@ -75,6 +75,7 @@ def test_init_wrote_a_complete_knowledge_base_and_copied_no_theme(venv, tmp_path
     files = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file())
     assert files == [
         ".github/workflows/deploy.yml",
+        ".github/workflows/notes.yml",
         ".gitignore",
         ".pre-commit-config.yaml",
         "docs/en/about.md",

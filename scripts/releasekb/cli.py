@@ -15,6 +15,7 @@ from pathlib import Path
 from releasekb.commands import (
     EXIT_INVALID,
     EXIT_USAGE,
+    add,
     bench,
     build,
     check,
@@ -22,7 +23,9 @@ from releasekb.commands import (
     init,
     locale,
     new,
+    notes,
     query,
+    release,
     schema,
     serve,
     translations,
@@ -34,7 +37,23 @@ from releasekb.common.safe_text import visible
 from releasekb.site.engine import EngineError, select
 
 # The commands, in the order `releasekb --help` lists them.
-COMMANDS = (init, validate, translations, schema, build, serve, bench, query, contract, new, locale, check)
+COMMANDS = (
+    init,
+    validate,
+    translations,
+    schema,
+    build,
+    serve,
+    bench,
+    query,
+    contract,
+    new,
+    add,
+    release,
+    notes,
+    locale,
+    check,
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,11 @@ def add_arguments(subparsers, shared) -> None:
     )
     build.add_argument("--config", default="mkdocs.yml", help="MkDocs configuration (default: mkdocs.yml)")
     build.add_argument("--site-dir", type=Path, default=Path("site"), help="output folder (default: site)")
+    build.add_argument(
+        "--unreleased",
+        action="store_true",
+        help="include the notes of releases/unreleased/ as a preview of the next release (never for publishing)",
+    )
     add_engine_argument(build)
 
 
@@ -44,7 +49,7 @@ def run(args) -> int:
 
     show_engine_log(args.engine)
     try:
-        return EXIT_OK if build_site(args.config, args.site_dir) else EXIT_INVALID
+        return EXIT_OK if build_site(args.config, args.site_dir, unreleased=args.unreleased) else EXIT_INVALID
     except SiteFolderRefused as error:
         print(f"releasekb build: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -17,10 +17,13 @@ def add_arguments(subparsers, shared) -> None:
 
 
 def run(args) -> int:
+    from releasekb.kb.notes import NotesAs
     from releasekb.kb.pipeline import load_knowledge_base
+    from releasekb.kb.validate import read_files
     from releasekb.serve.server import serve_site
 
-    load_knowledge_base(args.data)  # fail fast with the same messages as `validate`
+    # fail fast with the same messages as `validate`; serve shows the notes as the next release
+    load_knowledge_base(read_files(args.data, with_notes=NotesAs()))
 
     show_engine_log(args.engine)
     return serve_site(args.config, args.dev_addr)  # once Ctrl-C or SIGTERM stops it

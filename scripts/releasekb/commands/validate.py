@@ -26,20 +26,27 @@ def add_arguments(subparsers, shared) -> None:
 def run(args) -> int:
     from releasekb.common.problems import github_annotation, json_report
     from releasekb.kb import rules
+    from releasekb.kb.notes import NotesAs
     from releasekb.kb.pipeline import load_knowledge_base
     from releasekb.kb.translations import stale_warnings, unrecorded_count
-    from releasekb.kb.validate import unread_release_files
+    from releasekb.kb.validate import read_files, unread_release_files
 
     output = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     stale: list = []
     try:
-        data, catalog = (knowledge_base := load_knowledge_base(args.data)).data, knowledge_base.catalog
+        # the notes too (releases/unreleased/), as the entries of the next release
+        knowledge_base = load_knowledge_base(read_files(args.data, with_notes=NotesAs()))
+        data, catalog = knowledge_base.data, knowledge_base.catalog
     except DataError as error:
         problems, summary = error.problems, None
     else:
-        stale = stale_warnings(data)
-        problems = sorted([*rules.warnings(data), *unread_release_files(args.data), *stale])
+        stale = [data.located(problem) for problem in stale_warnings(data)]
+        warnings = [data.located(problem) for problem in rules.warnings(data)]
+        problems = sorted([*warnings, *unread_release_files(args.data), *stale])
         summary = f"{args.data}: {len(catalog.releases)} releases, {len(catalog.features)} features and changes"
+        if data.notes is not None:  # the preview is one of those releases
+            count = len(data.notes.notes)
+            summary += f" (the next release among them: {count} note{'s' if count != 1 else ''} in unreleased/)"
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     if output == "json":

@@ -561,6 +561,8 @@ class Release:
     # between the previous release and this one (Entry.takes_effect): an upgrade crossing this
     # release meets them, also from the release that announced them.
     taking_effect: list[Entry] = field(default_factory=list)
+    # The notes not released yet, shown as the next release (`serve`, `build --unreleased`).
+    preview: bool = False
 
     def __repr__(self) -> str:
         return f"<Release {self.version}>"
@@ -890,6 +892,7 @@ def build_catalog(data: ValidatedData) -> Catalog:
             highlight_ids=list(record.highlights),
             stale_languages=frozenset(stale.get(record.version, ())),
             order=len(catalog.releases),
+            preview=record.version == data.preview_version,
         )
         for position, raw in enumerate([*record.features, *record.changes]):
             entry = _entry(release, raw, position, catalog)

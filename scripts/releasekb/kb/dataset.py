@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from releasekb.common.problems import Problem
 from releasekb.kb.loader import Document, Location
 from releasekb.kb.model import ChangeEntry, FeatureEntry, ProjectFile, ReleaseFile, Text
+from releasekb.kb.notes import Composed
 
 # translations.lock: language -> {text key: hash of the English text it was last reviewed against}
 TranslationRecords = dict[str, dict[str, str]]
@@ -41,6 +43,17 @@ class ValidatedData:
     # rules that look across releases then stay quiet rather than guess.
     complete: bool = True
     translation_records: TranslationRecords = field(default_factory=dict)
+    # The notes, composed into the release they are read as (notes.Composed), when they were read.
+    notes: Composed | None = None
+
+    @property
+    def preview_version(self) -> str | None:
+        """The version of the release the notes make, when it is a preview of the next one."""
+        return self.notes.version if self.notes is not None and self.notes.preview else None
+
+    def located(self, problem: Problem) -> Problem:
+        """A problem found in the notes' release, at its note's own file and line."""
+        return self.notes.located(problem) if self.notes is not None else problem
 
 
 def entries(release: LoadedRelease) -> Iterator[tuple[Location, FeatureEntry | ChangeEntry]]:

@@ -531,6 +531,26 @@ class CodeConfig(Strict):
     )
 
 
+class NotesConfig(Strict):
+    """Which changes need a note (releases/unreleased/), for `releasekb notes --check` in a pull request."""
+
+    required_for: list[NonEmptyText] = Field(
+        min_length=1,
+        description="Glob patterns of the files, relative to the repository's root, where `*` matches across "
+        "folders (`src/*`, `*.py`): a branch that changes one of them adds a note, or `releasekb notes --check` "
+        "fails it.",
+    )
+    skip_marker: NonEmptyText = Field(
+        "[skip notes]",
+        description="Text that, in the message of a commit on the branch, says it needs no note (a typo fix).",
+    )
+    skip_label: NonEmptyText = Field(
+        "no-notes",
+        description="The pull-request label that says the same: CI passes the pull request's labels with "
+        "`--labels` (or `RELEASEKB_LABELS`).",
+    )
+
+
 def _language_codes(languages: list[str], info: ValidationInfo) -> list[str]:
     data_dir = (info.context or {}).get("data_dir")  # a team's own locales/<lang>.yaml count too
     for lang in languages:
@@ -566,6 +586,10 @@ class ProjectFile(Strict):
     glossary: list[GlossaryTerm] = Field([], description="Terms every language must translate one way.")
     code: CodeConfig | None = Field(
         None, description="Which API names (`apis:`) are code, for `releasekb check`; without it, check finds nothing."
+    )
+    notes: NotesConfig | None = Field(
+        None,
+        description="Which changes need a note, for `releasekb notes --check`; without it, every branch passes.",
     )
     site_url: Url | None = Field(
         None,

@@ -13,11 +13,12 @@ import re
 from pathlib import Path
 
 from releasekb.common import atomic
+from releasekb.common.problems import not_one_of, suggest
 from releasekb.common.safe_text import visible
 from releasekb.common.versions import version_key
-from releasekb.kb import starter
+from releasekb.kb import notes, starter
 from releasekb.kb.loader import load_document
-from releasekb.kb.model import SCHEMA_COMMENT, VERSION_PATTERN, ProjectFile
+from releasekb.kb.model import SCHEMA_COMMENT, SLUG_PATTERN, VERSION_PATTERN, ProjectFile
 from releasekb.kb.schema import write_schemas
 from releasekb.kb.urls import MAX_NAME_LENGTH
 from releasekb.kb.validate import display_path, load_project, release_paths
@@ -44,6 +45,20 @@ features:
     apis: []                   # e.g. [{module}.read_all]
     links: []                  # e.g. [{{kind: docs, url: "https://..."}}]
 changes: []                    # breaking | deprecation | removal, each with a `migration` text
+"""
+
+
+NOTE = """# A note: one entry of the next release, in its own file so that no other pull request
+# touches it (README, "Working as a team"). Written by `releasekb add`; replace every TODO
+# (`releasekb validate` lists those left, with their lines). `releasekb release VERSION` folds
+# it into the release file.
+id: {id}{id_comment}
+kind: {kind}{kind_comment}
+area: {area}{area_comment}
+{name_line}{kind_lines}title: __TEXT:new_feature_title__
+summary: __TEXT:new_feature_summary__
+{migration}apis: []  # e.g. [{module}.read_all]
+links: []  # e.g. [{{kind: docs, url: "https://..."}}]
 """
 
 
@@ -138,3 +153,89 @@ def _example_module(project: ProjectFile) -> str:
     is the team's own name ('acme' -> [acme.read_all]), never another product's."""
     roots = project.code.roots.get("python", []) if project.code else []
     return roots[0] if roots else "package"
+
+
+def write_note(data_dir: Path, note_id: str, area: str | None, change: str | None, standalone: bool = False) -> Path:
+    """Write releases/unreleased/<id>.yaml, a note (kb/notes.py) for a feature, or a change of
+    kind `change`; raise NewReleaseError (and write nothing) when the id or the area is not one
+    the data allows, a change names no feature (unless `standalone`), or the note exists."""
+    data_dir = Path(data_dir)
+    if not re.fullmatch(SLUG_PATTERN, note_id) or len(note_id) > MAX_NAME_LENGTH:
+        raise NewReleaseError(
+            f"'{visible(note_id)}' is not an id: an ASCII slug of at most {MAX_NAME_LENGTH} characters, "
+            "such as fast-io",
+            usage=True,
+        )
+    project = load_project(data_dir)
+    if area is not None and area not in project.areas:
+        raise NewReleaseError(f"--area {not_one_of(visible(area), project.areas)} (project.yaml's areas)", usage=True)
+    path = notes.notes_folder(data_dir) / f"{note_id}.yaml"
+    if os.path.lexists(path):
+        raise NewReleaseError(f"{display_path(path)} already exists: edit that note (one note per feature and release)")
+    known, named = _feature_ids(data_dir)  # id -> the latest release describing it; ids with a name
+    if change is not None and note_id not in known and not standalone:
+        raise NewReleaseError(
+            f"no feature '{note_id}' in any release{suggest(note_id, known)}: a change names the feature it "
+            "changes by its id; pass --standalone for a change of something no release describes",
+            usage=True,
+        )
+    paths = release_paths(data_dir)
+    latest = max(paths, key=lambda p: version_key(p.stem), default=None)
+    scheme = _taken_from(project, latest)[1]
+    labels = project.stability.schemes[scheme]
+    if note_id in known:
+        id_comment = f"  # continues the feature of release {known[note_id]}"
+    else:
+        id_comment = "  # a new feature: its permanent address is /features/<id>/"
+    if change is None:
+        kind, kind_comment = "new", "  # new | improvement | fix"
+        if labels:
+            kind_lines = f"stability: TODO  # one of {', '.join(labels)}; delete if the release states none\n"
+        else:
+            kind_lines = "# no stability: the release's scheme has no labels, so features are unlabeled\n"
+        migration = ""
+    else:
+        kind, kind_comment = change, "  # breaking | deprecation | removal"
+        kind_lines = "standalone: true  # it concerns something no release describes\n" if standalone else ""
+        migration = "migration: __TEXT:new_change_migration__\n"
+    area_comment = f"  # one of {', '.join(project.areas)}"
+    path.parent.mkdir(exist_ok=True)
+    atomic.write_text(
+        path,
+        starter.texts_in(
+            NOTE.format(
+                id=note_id,
+                id_comment=id_comment,
+                kind=kind,
+                kind_comment=kind_comment,
+                area=area or "TODO",
+                area_comment=area_comment,
+                kind_lines=kind_lines,
+                # a second release of a feature gives it a name for its page (validate says so)
+                name_line="name: __TEXT:new_feature_name__\n" if note_id in known and note_id not in named else "",
+                migration=migration,
+                module=_example_module(project),
+            ),
+            tuple(project.languages),
+            quoted=True,
+        ),
+    )
+    return path
+
+
+def _feature_ids(data_dir: Path) -> tuple[dict[str, str], set[str]]:
+    """({id: the latest release whose file describes it}, the ids an entry gives a `name`), read
+    from the release files as they are (a note is written while other files may be invalid)."""
+    known: dict[str, str] = {}
+    named: set[str] = set()
+    for path in sorted(release_paths(data_dir), key=lambda p: version_key(p.stem)):
+        data = load_document(path)[0].data
+        if not isinstance(data, dict):
+            continue
+        for key in notes.SECTIONS:
+            for entry in data.get(key) or []:
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                    known[entry["id"]] = path.stem
+                    if entry.get("name"):
+                        named.add(entry["id"])
+    return known, named

@@ -193,10 +193,15 @@ _REWRITE_HINT = (
 
 def write_records(data_dir: Path, records: Records, languages) -> Path:
     path = Path(data_dir) / LOCK_FILE
+    atomic.write_text(path, lock_text(records, languages))
+    return path
+
+
+def lock_text(records: Records, languages) -> str:
+    """translations.lock's content for `records` (JSON, keys sorted)."""
     translated = translated_languages(languages)
     content = {"about": _ABOUT, **{lang: dict(sorted(records.get(lang, {}).items())) for lang in translated}}
-    atomic.write_text(path, json.dumps(content, indent=1, ensure_ascii=False) + "\n")
-    return path
+    return json.dumps(content, indent=1, ensure_ascii=False) + "\n"
 
 
 class UnknownTarget(ValueError):
@@ -217,6 +222,12 @@ def mark_reviewed(data: ValidatedData, data_dir: Path, targets: Iterable[str] | 
     """Record the current English text of every text the targets name (all texts when targets
     is None) as reviewed; records of texts that no longer exist are dropped. Returns the lock
     file and how many texts were marked. Raises UnknownTarget naming a target that matched nothing."""
+    records, count = reviewed_records(data, data_dir, targets)
+    return write_records(data_dir, records, data.project.languages), count
+
+
+def reviewed_records(data: ValidatedData, data_dir: Path, targets: Iterable[str] | None) -> tuple[Records, int]:
+    """The records mark_reviewed writes, and how many texts they mark."""
     texts = translated_texts(data)
     if targets is None:
         chosen = texts
@@ -238,7 +249,7 @@ def mark_reviewed(data: ValidatedData, data_dir: Path, targets: Iterable[str] | 
         for lang in translated:
             if lang in text.texts:  # a text not yet translated has nothing to review
                 records[lang][text.key] = source_hash(text.texts[source_language(data)])
-    return write_records(data_dir, records, data.project.languages), len({text.key for text in chosen})
+    return records, len({text.key for text in chosen})
 
 
 def stale_entry_keys(data: ValidatedData) -> dict[str, set[str]]:

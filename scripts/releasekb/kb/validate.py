@@ -8,6 +8,7 @@ Nothing here raises on the first problem: a run reports all of them, sorted.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -22,12 +23,12 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from releasekb.common.i18n import has_interface_strings, language_name
+from releasekb.common.i18n import has_interface_strings, interface_strings, language_name
 from releasekb.common.locales import team_catalogue_problems
 from releasekb.common.problems import DataError, Problem, not_one_of, suggest
 from releasekb.common.regular_files import read_regular_file
 from releasekb.common.versions import version_key
-from releasekb.kb import rules, translations
+from releasekb.kb import notes, rules, translations
 from releasekb.kb.dataset import LoadedRelease, ValidatedData
 from releasekb.kb.loader import MAX_FILE_BYTES, Document, Location, format_location, load_document
 from releasekb.kb.model import (
@@ -99,7 +100,11 @@ def unread_release_files(data_dir: Path) -> list[Problem]:
     linked = {os.path.realpath(path) for path in release_paths(data_dir) if path.is_symlink()}  # read as links
     problems = []
     for folder, subfolders, names in os.walk(data_dir):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        subfolders[:] = sorted(
+            name
+            for name in subfolders
+            if not name.startswith(".") and not (Path(folder) == data_dir and name == notes.NOTES_FOLDER)
+        )
         inside = Path(folder) != data_dir
         for name in sorted(names):
             stem, extension = os.path.splitext(name)
@@ -163,6 +168,9 @@ class DataFiles:
     folder: Path
     files: dict[str, bytes]  # {name: bytes}: project.yaml, translations.lock, the release files read
     problems: tuple[Problem, ...] = ()  # the files there that could not be read (a folder, no permission)
+    # The notes (releases/unreleased/), composed into one release file, which `files` holds too;
+    # None when they are left out (a published build) or there are none.
+    notes: notes.Composed | None = None
 
     @property
     def release_names(self) -> list[str]:
@@ -179,26 +187,107 @@ class DataFiles:
         return digest.hexdigest()
 
 
-def read_files(data_dir: Path) -> DataFiles:
+def read_files(data_dir: Path, with_notes: notes.NotesAs | None = None) -> DataFiles:
     """Read project.yaml, translations.lock and every release file of a data folder, once each.
-    One that cannot be read is a problem at its line 1, as any other problem of the data."""
+    One that cannot be read is a problem at its line 1, as any other problem of the data.
+    with_notes: read the notes too, as the entries of the release it says (the preview of the
+    next one, or the one `releasekb release` writes)."""
     data_dir = Path(data_dir)
     files, problems = {}, []
     for path in [data_dir / PROJECT_FILE, data_dir / translations.LOCK_FILE, *release_paths(data_dir)]:
-        try:
-            if _links_outside(path, data_dir):
-                raise _LinkOutside(
-                    "is a symbolic link to a file outside the data folder, which is not read (copy the file "
-                    "into the data folder, or remove the link)"
+        content = _read_data_file(path, data_dir, problems)
+        if content is not None:
+            files[path.name] = content
+    composed = None
+    done = notes.released_already(data_dir) if with_notes is not None else set()
+    if with_notes is not None and (paths := [p for p in notes.note_paths(data_dir) if p.name not in done]):
+        composed = _composed_notes(data_dir, paths, files, problems, with_notes)
+        if composed is not None:
+            files[composed.name] = composed.text.encode("utf-8")
+    return DataFiles(data_dir, files, tuple(problems), composed)
+
+
+def _read_data_file(path: Path, data_dir: Path, problems: list[Problem]) -> bytes | None:
+    try:
+        if _links_outside(path, data_dir):
+            raise _LinkOutside(
+                "is a symbolic link to a file outside the data folder, which is not read (copy the file "
+                "into the data folder, or remove the link)"
+            )
+        return _read_file(path)
+    except FileNotFoundError:
+        return None  # load_data says what the absence means (no project.yaml; no review yet)
+    except OSError as error:
+        # the path as listed, its last link not followed: a link's target is not named
+        shown = str(Path(display_path(path.parent)) / path.name)
+        problems.append(Problem(shown, 1, 1, "(document)", _unreadable(error)))
+        return None
+
+
+def _composed_notes(
+    data_dir: Path, paths: list[Path], files: dict[str, bytes], problems: list[Problem], target: notes.NotesAs
+) -> notes.Composed | None:
+    """The notes as one release file (notes.compose) after the latest of `files`; each note that
+    cannot be read, is no entry, or repeats another's id is a problem instead."""
+    read: list[notes.Note] = []
+    first_of: dict[str, notes.Note] = {}
+    for path in paths:
+        content = _read_data_file(path, data_dir, problems)
+        if content is None:
+            continue
+        note, found = notes.read_note(path, display_path(path), content)
+        problems.extend(found)
+        if note is None:
+            continue
+        if note.id is not None and note.id in first_of:
+            first = first_of[note.id]
+            problems.append(
+                Problem(
+                    note.display_path,
+                    note.id_line,
+                    note.id_column,
+                    "id",
+                    f"'{note.id}' is also the id of {first.display_path}: one release describes a feature once, "
+                    "so write both in one note, or give this one the id of the feature it is about",
                 )
-            files[path.name] = _read_file(path)
-        except FileNotFoundError:
-            continue  # load_data says what the absence means (no project.yaml; no review yet)
-        except OSError as error:
-            # the path as listed, its last link not followed: a link's target is not named
-            shown = str(Path(display_path(path.parent)) / path.name)
-            problems.append(Problem(shown, 1, 1, "(document)", _unreadable(error)))
-    return DataFiles(data_dir, files, tuple(problems))
+            )
+            continue
+        if note.id is not None:
+            first_of[note.id] = note
+        read.append(note)
+    if not read:
+        return None
+    versions = sorted(
+        (name.removesuffix(".yaml") for name in files if RELEASE_FILE_PATTERN.match(name)), key=version_key
+    )
+    latest = versions[-1] if versions else None
+    strings = {lang: interface_strings(lang, data_dir) for lang in project_languages(data_dir)}
+    header = notes.release_header(target, latest, _scheme_of(files.get(f"{latest}.yaml")), strings)
+    ordered = notes.in_release_order(read, _areas_of(files.get(PROJECT_FILE)))
+    composed = notes.compose(ordered, header, preview=target.version is None)
+    return dataclasses.replace(composed, shown_as=display_path(data_dir / composed.name))
+
+
+def _plain(content: bytes | None) -> Any:
+    """A file's data as plain YAML reads it, before any validation; None when it cannot be read."""
+    import yaml
+
+    try:
+        return yaml.safe_load(content) if content is not None else None
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return None
+
+
+def _scheme_of(content: bytes | None) -> str | None:
+    data = _plain(content)
+    scheme = data.get("scheme") if isinstance(data, dict) else None
+    return scheme if isinstance(scheme, str) else None
+
+
+def _areas_of(content: bytes | None) -> list[str]:
+    data = _plain(content)
+    areas = data.get("areas") if isinstance(data, dict) else None
+    return [key for key in areas if isinstance(key, str)] if isinstance(areas, dict) else []
 
 
 def _links_outside(path: Path, data_dir: Path) -> bool:
@@ -274,7 +363,7 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
         if release is not None:
             releases.append(release)
     if project is None:
-        raise DataError(problems)
+        raise DataError([read.notes.located(problem) for problem in problems] if read.notes else problems)
 
     lock_display = display_path(data_dir / translations.LOCK_FILE)
     records, lock_problems = translations.read_records(
@@ -284,10 +373,10 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
     problems.extend(team_catalogue_problems(data_dir))  # the team's interface strings (locales/)
     releases.sort(key=lambda r: version_key(r.record.version))
     complete = not problems and len(releases) == len(names)
-    data = ValidatedData(project, project_document, tuple(releases), complete, records)
+    data = ValidatedData(project, project_document, tuple(releases), complete, records, read.notes)
     problems.extend(rules.check_all(data))
     if problems:
-        raise DataError(problems)
+        raise DataError([data.located(problem) for problem in problems])
     return data
 
 

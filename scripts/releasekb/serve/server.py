@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from releasekb.common.locales import team_signature
 from releasekb.common.safe_text import visible, visible_block
+from releasekb.kb.notes import NotesAs
 from releasekb.kb.validate import read_files
 from releasekb.site import leftovers
 from releasekb.site.build import Interrupted, SiteBuilder
@@ -218,7 +219,8 @@ class _ServeSources:
         for config in self.builder.configs.values():
             stats += _file_state(config)
         data_dir = self.builder.data_dir
-        return (read_files(data_dir).fingerprint, team_signature(data_dir)), tuple(stats)
+        with_notes = NotesAs()  # a saved note changes the preview of the next release
+        return (read_files(data_dir, with_notes).fingerprint, team_signature(data_dir)), tuple(stats)
 
     @staticmethod
     def unreadable(state: tuple) -> list[tuple[str, str]]:

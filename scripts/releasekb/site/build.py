@@ -35,6 +35,7 @@ from pathlib import Path
 from releasekb.common.i18n import url_prefix
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
+from releasekb.kb.notes import NotesAs
 from releasekb.kb.validate import DataFiles, read_files
 from releasekb.site import leftovers, progress
 from releasekb.site.confined import LinkInTheWay
@@ -242,7 +243,9 @@ class SiteBuilder:
     language has its own worker, which lives as long as the builder: `serve` pays for
     importing MkDocs once, and can rebuild only the pages that changed."""
 
-    def __init__(self, config_file: str | Path, *, strict: bool = True, serving: bool = False):
+    def __init__(
+        self, config_file: str | Path, *, strict: bool = True, serving: bool = False, unreleased: bool = False
+    ):
         if not Path(config_file).is_file():
             raise FileNotFoundError(f"configuration not found: {config_file}")
         self.config_file = Path(config_file)
@@ -250,6 +253,8 @@ class SiteBuilder:
         self.configs = language_configs(config_file, self.languages)
         self.strict = strict
         self.serving = serving
+        # the notes (releases/unreleased/) as the next release: under `serve`, and `build --unreleased`
+        self.unreleased = unreleased or serving
         self.site_url_set = False  # whether the last build knew the site's address
         self._stopped = False  # whether stop_workers ended the workers
         self.counters = progress.shared_counters(self.languages)
@@ -372,7 +377,7 @@ class SiteBuilder:
         broken = [result for result in sources.values() if isinstance(result, LanguageResult)]
         if broken:
             return _reported(broken)
-        data = _read_once({lang: result.data for lang, result in sources.items()})
+        data = _read_once({lang: result.data for lang, result in sources.items()}, self.unreleased)
         futures = {
             lang: self._submit(
                 lang,
@@ -439,9 +444,11 @@ class SiteBuilder:
             worker.join()
 
 
-def _read_once(folders: dict[str, Path]) -> dict[str, DataFiles]:
-    """{lang: the data files its build uses}: each data folder read once, for every language."""
-    read = {folder: read_files(folder) for folder in set(folders.values())}
+def _read_once(folders: dict[str, Path], unreleased: bool) -> dict[str, DataFiles]:
+    """{lang: the data files its build uses}: each data folder read once, for every language;
+    `unreleased`: with the notes, as the preview of the next release."""
+    with_notes = NotesAs() if unreleased else None
+    read = {folder: read_files(folder, with_notes) for folder in set(folders.values())}
     return {lang: read[folder] for lang, folder in folders.items()}
 
 
@@ -535,7 +542,7 @@ def exit_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
-def build_site(config_file: str, site_dir: Path) -> bool:
+def build_site(config_file: str, site_dir: Path, unreleased: bool = False) -> bool:
     """`releasekb build`: the whole site into site_dir, replaced only on success. Raises
     SiteFolderRefused (site_folder.py) before anything is touched; Interrupted by SIGINT or
     SIGTERM, once the workers have stopped and the staging folder is gone; BuildFailed when
@@ -544,7 +551,7 @@ def build_site(config_file: str, site_dir: Path) -> bool:
     with _interruptible():
         builder = None
         try:
-            builder = SiteBuilder(config_file)
+            builder = SiteBuilder(config_file, unreleased=unreleased)
             if not builder.build_into(site_dir):
                 return False
         except OSError as error:
