@@ -19,6 +19,7 @@ from releasekb.commands import (
     build,
     check,
     contract,
+    import_history,
     init,
     locale,
     new,
@@ -34,7 +35,21 @@ from releasekb.common.safe_text import visible
 from releasekb.site.engine import EngineError, select
 
 # The commands, in the order `releasekb --help` lists them.
-COMMANDS = (init, validate, translations, schema, build, serve, bench, query, contract, new, locale, check)
+COMMANDS = (
+    init,
+    validate,
+    translations,
+    schema,
+    build,
+    serve,
+    bench,
+    query,
+    contract,
+    new,
+    locale,
+    check,
+    import_history,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
