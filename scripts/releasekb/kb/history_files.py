@@ -87,7 +87,20 @@ def plan_import(data_dir: Path, history: History, area: str | None = None, skip_
     if project_text is not None:
         plan.area_added = True
         plan.files[data_dir / PROJECT_FILE] = project_text
-    releases = _new_releases(data_dir, project, history, plan, skip_existing)
+    releases, conflicts = _new_releases(data_dir, project, history, plan)
+    existing_notes = _note_titles(data_dir, project.languages[0])
+    unreleased = []
+    for entry in history.unreleased:
+        if (note := existing_notes.get(_title(entry.text).casefold())) is not None:
+            conflicts.append(f"{display_path(note)} already holds the note of {entry.where}")
+        else:
+            unreleased.append(entry)
+    if conflicts and not skip_existing:
+        raise ImportRefused(
+            "; ".join(conflicts) + ": nothing was written (pass --skip-existing to import the rest and leave "
+            "these as they are)"
+        )
+    plan.skipped = conflicts
     taken = _taken_ids(data_dir)
     for release in releases:
         path = data_dir / f"{release.version}.yaml"
@@ -95,7 +108,7 @@ def plan_import(data_dir: Path, history: History, area: str | None = None, skip_
         plan.releases.append((release, path))
         if release.date is None:
             plan.undated.append(release)
-    for entry in history.unreleased:
+    for entry in unreleased:
         entry_id = _entry_id(_title(entry.text), taken)
         path = data_dir / NOTES_FOLDER / f"{entry_id}.yaml"
         plan.files[path] = _note(entry, entry_id, project, plan.area)
@@ -174,9 +187,9 @@ def _with_area(text: str, line: str) -> str | None:
 
 
 def _new_releases(
-    data_dir: Path, project: ProjectFile, history: History, plan: ImportPlan, skip_existing: bool
-) -> list[HistoryRelease]:
-    """The releases to write, in version order; refuses when one exists (unless skipped)."""
+    data_dir: Path, project: ProjectFile, history: History, plan: ImportPlan
+) -> tuple[list[HistoryRelease], list[str]]:
+    """The releases to write, in version order, and why each of the others cannot be."""
     existing = {version_key(path.stem): path for path in release_paths(data_dir)}
     not_described = {version_key(version) for version in project.releases_not_described}
     conflicts, releases, seen = [], [], set()
@@ -192,21 +205,30 @@ def _new_releases(
             conflicts.append(f"project.yaml lists {release.version} under `releases_not_described`")
         else:
             releases.append(release)
-    if conflicts and not skip_existing:
-        raise ImportRefused(
-            "; ".join(conflicts) + ": nothing was written (pass --skip-existing to import the other releases "
-            "and leave these as they are)"
-        )
-    plan.skipped = conflicts
-    return releases
+    return releases, conflicts
+
+
+def _note_paths(data_dir: Path) -> list[Path]:
+    folder = data_dir / NOTES_FOLDER
+    return sorted(p for p in folder.glob("*.yaml") if not p.name.startswith(".")) if folder.is_dir() else []
+
+
+def _note_titles(data_dir: Path, lang: str) -> dict[str, Path]:
+    """{title, case folded: note} of the notes there: an import run again finds its notes written."""
+    titles = {}
+    for path in _note_paths(data_dir):
+        data = load_document(path, multiline=lambda location: True)[0].data
+        title = data.get("title") if isinstance(data, dict) else None
+        if isinstance(title, dict) and isinstance(title.get(lang), str):
+            titles[title[lang].casefold()] = path
+    return titles
 
 
 def _taken_ids(data_dir: Path) -> set[str]:
     """Every id, former id and former anchor of the knowledge base, and the notes' ids: an
     imported entry takes none of them."""
     taken: set[str] = set()
-    notes = sorted((data_dir / NOTES_FOLDER).glob("*.yaml")) if (data_dir / NOTES_FOLDER).is_dir() else []
-    for path in notes:
+    for path in _note_paths(data_dir):
         taken.add(path.stem)
         data = load_document(path, multiline=lambda location: True)[0].data
         if isinstance(data, dict) and isinstance(data.get("id"), str):

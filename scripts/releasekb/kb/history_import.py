@@ -217,7 +217,7 @@ def _version(word: str) -> str | None:
 def _date(text: str) -> str | None:
     """The date a heading or a timestamp gives: ISO (`2024-06-14`, `2024-06-14T10:00:00Z`), or
     in words (`6th December, 2024`, `December 6, 2024`); None when it gives none."""
-    found = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", text)
+    found = re.search(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)", text)
     if found:
         candidate = "-".join(found.groups())
         return candidate if _is_real_date(candidate) else None
@@ -368,7 +368,7 @@ def _read_block(
             if text:
                 target.append(HistoryEntry(_entry_kind(section or BY_FIRST_WORD, text), text, _where(lines, item[0])))
         return section
-    if opening.type == "paragraph_open" and section is None and release is not None and not in_unreleased:
+    if opening.type == "paragraph_open" and section is None and release and not release.entries and not in_unreleased:
         paragraph = _inline_text(block[1])
         release.summary = f"{release.summary} {paragraph}" if release.summary else paragraph
         return section
