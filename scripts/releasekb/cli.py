@@ -19,7 +19,7 @@ from releasekb.commands import (
     build,
     check,
     contract,
-    import_history,
+    import_,
     init,
     locale,
     new,
@@ -48,7 +48,7 @@ COMMANDS = (
     new,
     locale,
     check,
-    import_history,
+    import_,
 )
 
 
