@@ -86,9 +86,15 @@ Some words under no heading of a section.
 widget --version
 ```
 
+## v0.9.0-RC1 (May 2, 2023) [YANKED]
+
+- Fix the installer on older systems.
+
 [unreleased]: https://example.org/widget/compare/v1.2.0...HEAD
 [1.2.0]: https://example.org/widget/compare/v1.1.1...v1.2.0
 """
+
+VERSIONS = ("0.9.0-rc1", "1.0.0", "1.1.0", "1.1.1", "1.2.0")
 
 
 def line_of(text: str, needle: str) -> int:
@@ -139,7 +145,7 @@ def test_each_version_becomes_a_release_file_in_the_shape_release_files_have(imp
     folder, status, out, _ = imported
     assert status == 0, out
     names = sorted(p.name for p in (folder / "releases").glob("*.yaml") if p.name != "project.yaml")
-    assert names == ["1.0.0.yaml", "1.1.0.yaml", "1.1.1.yaml", "1.2.0.yaml"]
+    assert names == ["0.9.0-rc1.yaml", "1.0.0.yaml", "1.1.0.yaml", "1.1.1.yaml", "1.2.0.yaml"]
     fields = list(ReleaseFile.model_fields)
     for name in names:
         text = (folder / "releases" / name).read_text(encoding="utf-8")
@@ -195,15 +201,17 @@ def test_variations_yanked_dates_in_words_and_ids_unique_across_releases(importe
     folder = imported[0]
     assert release_data(folder, "1.1.1")["title"] == {"en": "Widget 1.1.1 (yanked)"}
     assert str(release_data(folder, "1.1.0")["date"]) == "2023-11-05"
+    candidate = release_data(folder, "0.9.0-rc1")  # `v`, upper case, a date in words, then [YANKED]
+    assert str(candidate["date"]) == "2023-05-02" and candidate["title"] == {"en": "Widget 0.9.0-rc1 (yanked)"}
     ids = [
         entry["id"]
-        for version in ("1.0.0", "1.1.0", "1.1.1", "1.2.0")
+        for version in VERSIONS
         for key in ("features", "changes")
         for entry in release_data(folder, version)[key]
     ]
     assert all(re.fullmatch(SLUG_PATTERN, i) for i in ids)
     assert len(ids) == len(set(ids)), "one id in two releases would make one feature of two entries"
-    every = [e for v in ("1.0.0", "1.1.0", "1.1.1", "1.2.0") for e in entries_of(release_data(folder, v)).values()]
+    every = [e for v in VERSIONS for e in entries_of(release_data(folder, v)).values()]
     assert all(entry["imported"] is True for entry in every)
 
 
@@ -219,8 +227,8 @@ def test_unreleased_entries_become_notes_and_every_line_not_placed_is_reported(i
         line = line_of(CHANGELOG, needle) + (-1 if needle == "widget --version" else 0)  # a fence starts above
         assert f"{source}:{line}: not imported" in err, needle
     assert err.count("not imported") == 4
-    entries = sum(len(entries_of(release_data(folder, v))) for v in ("1.0.0", "1.1.0", "1.1.1", "1.2.0"))
-    assert f"imported {entries + 1} entries into 4 release files and 1 notes" in out
+    entries = sum(len(entries_of(release_data(folder, v))) for v in VERSIONS)
+    assert f"imported {entries + 1} entries into {len(VERSIONS)} release files and 1 notes" in out
 
 
 def test_imported_entries_warn_until_reviewed_and_the_site_builds(imported, tmp_path):

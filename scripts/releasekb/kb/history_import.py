@@ -186,10 +186,10 @@ def _release_heading(inline: Token, heading: str, references: dict, where: str) 
     """A release of a `## [1.2.0] - 2024-06-14 [YANKED]` heading (its version linked inline, by a
     reference, or not at all; its date ISO or in words, or missing)."""
     words = heading.replace("[", " ").replace("]", " ").split()
-    version = next((_version(word) for word in words if _version(word)), None)
-    if version is None:
+    written = next((word for word in words if _version(word)), None)  # as the heading writes it: v1.0.0-RC1
+    if written is None:
         return Unplaced(where, heading, "a heading with no version (a release heading is `## [1.2.0] - 2024-06-14`)")
-    rest = heading.replace(version, " ", 1)
+    version, rest = _version(written), heading.replace(written, " ", 1)
     yanked = bool(re.search(r"\byanked\b", rest, re.IGNORECASE))
     url = _heading_link(inline) or references.get(version.casefold()) or references.get(f"v{version}".casefold())
     return HistoryRelease(
@@ -222,7 +222,7 @@ def _date(text: str) -> str | None:
         candidate = "-".join(found.groups())
         return candidate if _is_real_date(candidate) else None
     words = re.sub(r"(\d+)(st|nd|rd|th)\b", r"\1", text)
-    words = " ".join(re.sub(r"[(),\-–—]", " ", words).split())
+    words = " ".join(re.sub(r"[()\[\],\-–—]", " ", words).split())
     for form in _MONTH_FORMATS:
         try:
             return datetime.datetime.strptime(words, form).date().isoformat()
