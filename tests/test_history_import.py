@@ -369,9 +369,14 @@ def test_gh_cli_field_names_are_read_too(tmp_path, capsys):
     data = new_project(tmp_path)
     source = tmp_path / "release.json"
     gh_view = {"tagName": "v3.0.0", "name": "", "publishedAt": "2025-01-15T08:00:00Z", "isDraft": False}
-    source.write_text(json.dumps({**gh_view, "body": "### Fixed\n- A fix.\n"}), encoding="utf-8")
-    assert run_import(capsys, data, "github-releases", str(source))[0] == 0
+    gh_list = {"tagName": "v2.9.0", "name": "", "publishedAt": "2024-12-01T08:00:00Z", "isDraft": False}  # no body
+    source.write_text(json.dumps([{**gh_view, "body": "### Fixed\n- A fix.\n"}, gh_list]), encoding="utf-8")
+    status, _, err = run_import(capsys, data, "github-releases", str(source), "--area", "core")
+    assert status == 0
     assert str(release_data(tmp_path, "3.0.0")["date"]) == "2025-01-15"
+    assert release_data(tmp_path, "3.0.0")["features"][0]["area"] == "core"
+    assert "(v2.9.0): no body, so no entries (`gh release list --json` gives none" in err
+    assert run_import(capsys, data, "github-releases", str(source), "--area", "cor")[0] == 2
     source.write_text("[{not json", encoding="utf-8")
     status, _, err = run_import(capsys, data, "github-releases", str(source))
     assert status == 2 and f"{source}:1:" in err and "nothing was written" in err
