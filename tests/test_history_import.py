@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+import jsonschema
 import pytest
 import yaml
 
@@ -20,6 +21,7 @@ from helpers import build, page_html, problems_of
 from releasekb.cli import main
 from releasekb.kb import starter
 from releasekb.kb.model import SCHEMA_COMMENT, SLUG_PATTERN, ReleaseFile
+from releasekb.kb.urls import API_SCHEMA
 
 CHANGELOG = """\
 # Changelog
@@ -242,6 +244,9 @@ def test_imported_entries_warn_until_reviewed_and_the_site_builds(imported, tmp_
     site = build(folder)
     html = page_html(site, "releases/1.2.0")
     assert "Access tokens are kept out of the debug log" in html and "Security fix" in html
+    schema = json.loads((site / API_SCHEMA).read_text(encoding="utf-8"))
+    published = json.loads((site / "api" / "releases" / "1.2.0.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(published)  # the security kind is the API's too
 
 
 def test_validate_names_each_imported_entry_with_its_file_and_line(imported, capsys):
