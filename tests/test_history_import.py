@@ -241,12 +241,17 @@ def test_imported_entries_warn_until_reviewed_and_the_site_builds(imported, tmp_
     assert problems_of(folder / "releases") == []  # valid: the marks are warnings
     status = main(["--data", str(folder / "releases"), "validate", "--strict"])
     assert status == 1
+    # A curator names the API the security fix concerns: apis.json then publishes its kind.
+    release = folder / "releases" / "1.2.0.yaml"
+    fix = '    summary: {en: "Access tokens are kept out of the debug log."}\n'
+    release.write_text(release.read_text(encoding="utf-8").replace(fix, fix + "    apis: [widget.debug_log]\n"))
     site = build(folder)
     html = page_html(site, "releases/1.2.0")
     assert "Access tokens are kept out of the debug log" in html and "Security fix" in html
     schema = json.loads((site / API_SCHEMA).read_text(encoding="utf-8"))
-    published = json.loads((site / "api" / "releases" / "1.2.0.json").read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator(schema).validate(published)  # the security kind is the API's too
+    apis = json.loads((site / "api" / "apis.json").read_text(encoding="utf-8"))
+    assert [entry["kind"] for api in apis["apis"] for entry in api["entries"]] == ["security"]
+    jsonschema.Draft202012Validator(schema).validate(apis)
 
 
 def test_validate_names_each_imported_entry_with_its_file_and_line(imported, capsys):
