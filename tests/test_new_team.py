@@ -350,7 +350,10 @@ def test_the_readme_reference_of_release_files_is_the_models():
     assert block == release_reference()
     for row in ("`features[].kind` | no |", "`changes[].kind` | yes |", "`changes[].migration` | yes |"):
         assert row in block
-    assert "One of `new`, `improvement`, `fix`." in block and "One of `breaking`, `deprecation`, `removal`." in block
+    assert (
+        "One of `new`, `improvement`, `fix`, `security`." in block
+        and "One of `breaking`, `deprecation`, `removal`." in block
+    )
     assert "`features[].apis[].use`" in block and "`sources[].lang`" in block
 
 

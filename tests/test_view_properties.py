@@ -15,7 +15,7 @@ def grouped(groups) -> list[tuple[str, list[str]]]:
 def test_one_table_of_event_kinds_says_their_order_and_roles():
     assert list(EVENT_KINDS) == [
         "breaking", "removal", "deprecation", "promoted", "demoted", "labeled",
-        "introduced", "addition", "updated", "improvement", "fix",
+        "introduced", "addition", "updated", "improvement", "fix", "security",
     ]  # fmt: skip
     assert [key for key, kind in EVENT_KINDS.items() if kind.upgrade] == [
         "breaking", "removal", "deprecation", "promoted", "demoted",

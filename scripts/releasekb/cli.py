@@ -20,6 +20,7 @@ from releasekb.commands import (
     build,
     check,
     contract,
+    import_,
     init,
     locale,
     new,
@@ -53,6 +54,7 @@ COMMANDS = (
     notes,
     locale,
     check,
+    import_,
 )
 
 

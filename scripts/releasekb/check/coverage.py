@@ -18,7 +18,7 @@ from releasekb.common.versions import version_key
 from releasekb.kb.catalog import list_text
 from releasekb.kb.model import CHANGE_KINDS  # the change entries findings are made of
 
-# Issue 37's strings, a table of their own at the end of each locale file
+# The coverage statement's strings: a table of their own (check_report_scope) in each locale file
 STRINGS = catalogue_table("check_report_scope")
 
 TITLES_SHOWN = 3  # the statement names this many changes without a code check, then counts the rest

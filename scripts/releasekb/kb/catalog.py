@@ -18,6 +18,7 @@ from releasekb.common.i18n import interface_strings
 from releasekb.common.versions import version_key
 from releasekb.kb.dataset import ValidatedData
 from releasekb.kb.model import (
+    FIX_KINDS,
     RESERVED_ANCHOR_PREFIX,
     UNLABELED,
     ApiUse,
@@ -66,6 +67,7 @@ EVENT_KINDS: dict[str, EventKind] = {
         EventKind("updated"),
         EventKind("improvement"),
         EventKind("fix"),
+        EventKind("security"),
     )
 }
 _EVENT_ORDER = {key: i for i, key in enumerate(EVENT_KINDS)}
@@ -237,7 +239,7 @@ class Entry:
     release: Release
     id: str
     is_change: bool
-    kind: str  # new | improvement | fix, or breaking | deprecation | removal
+    kind: str  # new | improvement | fix | security, or breaking | deprecation | removal
     area: Area
     level: Level | None  # None for changes
     # The release whose announcement stated `level`, when this release's did not (None: its own).
@@ -446,7 +448,7 @@ class Feature:
 
     @property
     def is_fix_only(self) -> bool:
-        return all(not e.is_change and e.kind == "fix" for e in self.entries)
+        return all(not e.is_change and e.kind in FIX_KINDS for e in self.entries)
 
     @property
     def releases(self) -> list[Release]:
@@ -997,11 +999,8 @@ def _compute_events(feature: Feature, unlabeled: Level) -> None:
             in_effect = LevelInEffect(unlabeled, None)
         entry.in_effect = in_effect
         if before is None:
-            kind = (
-                "addition"
-                if entry.part_of
-                else {"new": "introduced", "improvement": "improvement", "fix": "fix"}[entry.kind]
-            )
+            # a first entry's event: a new feature is introduced, any other kind is its own event
+            kind = "addition" if entry.part_of else ("introduced" if entry.kind == "new" else entry.kind)
             feature.events.append(Event(kind, entry, after=in_effect.level))
         else:
             kind = _level_change(before.level, in_effect.level)

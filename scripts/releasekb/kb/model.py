@@ -54,7 +54,10 @@ RESERVED_ANCHOR_PREFIX = "area-"
 # project's labels): a label of project.yaml cannot take it.
 UNLABELED = "unlabeled"
 
-FEATURE_KINDS = ("new", "improvement", "fix")
+# `security`: a fix of a vulnerability, a kind of its own because readers look for those first
+# (Keep a Changelog's `Security` section, which `releasekb import` reads).
+FEATURE_KINDS = ("new", "improvement", "fix", "security")
+FIX_KINDS = ("fix", "security")  # the feature kinds that repair rather than add
 CHANGE_KINDS = ("breaking", "deprecation", "removal")
 LINK_KINDS = (
     "docs", "rfc", "design", "example", "tutorial", "paper", "release-notes", "source", "credit", "other",
@@ -360,10 +363,17 @@ class Entry(Strict):
     example: bool = Field(
         False, description="An example `releasekb init` wrote: `validate` warns while it is in place."
     )
+    imported: bool = Field(
+        False,
+        description="An entry `releasekb import` wrote from a changelog or GitHub releases: `validate` warns until "
+        "a curator has reviewed it and removed the mark.",
+    )
 
 
 class FeatureEntry(Entry):
-    kind: Literal[FEATURE_KINDS] = Field("new", description="What the release brought (`new` when left out).")
+    kind: Literal[FEATURE_KINDS] = Field(
+        "new", description="What the release brought (`new` when left out); `security`: a fix of a vulnerability."
+    )
     # Before `stability`: its check reads it.
     stability_stated_in: Version | None = Field(
         None,

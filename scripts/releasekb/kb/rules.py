@@ -498,6 +498,21 @@ def examples_are_replaced(data: ValidatedData) -> Iterator[Problem]:
                 yield dataclasses.replace(problem, severity="warning")
 
 
+def imported_entries_are_reviewed(data: ValidatedData) -> Iterator[Problem]:
+    """A warning at each entry still marked `imported: true` (`releasekb import` writes them from
+    a changelog): its id, kind and texts were read by a program, so a curator checks each one."""
+    for release in data.releases:
+        for location, entry in entries(release):
+            if entry.imported:
+                problem = release.document.problem(
+                    (*location, "imported"),
+                    f"'{entry.id}' was imported by `releasekb import`: review its id, kind, area and texts "
+                    "(and its level: none was invented), then remove `imported: true`",
+                    key=True,
+                )
+                yield dataclasses.replace(problem, severity="warning")
+
+
 def _unqualified_message(name: str, code, known: set[str]) -> str:
     roots = ", ".join(root for roots in code.roots.values() for root in roots)
     message = f"'{name}' is not under a code root of project.yaml ({roots})"
@@ -539,7 +554,7 @@ RULES: tuple[Rule, ...] = (
 
 # Rules whose problems are warnings: reported by `validate` (failing only `--strict`), never
 # keeping the data from building.
-WARNINGS: tuple[Rule, ...] = (apis_need_code_roots, examples_are_replaced)
+WARNINGS: tuple[Rule, ...] = (apis_need_code_roots, examples_are_replaced, imported_entries_are_reviewed)
 
 
 def check_all(data: ValidatedData) -> list[Problem]:

@@ -37,7 +37,7 @@ highlights: []                 # ids of the entries below that the release itsel
 {areas_comment}
 features:
   - id: TODO                   # an ASCII slug such as fast-io: the permanent address /features/<id>/
-    kind: new                  # new | improvement | fix
+    kind: new                  # new | improvement | fix | security
     area: {area}
 {stability_line}
     title: __TEXT:new_feature_title__

@@ -135,6 +135,13 @@ def _starter_texts() -> dict[str, dict[str, str]]:
     return yaml.safe_load(STARTER_TEXTS.read_text(encoding="utf-8"))
 
 
+def starter_text(name: str, lang: str, **fields: str) -> str:
+    """One text of starter_texts.yaml in `lang` (in English where it has none: a language only a
+    team's locales/ file speaks), its {fields} filled in."""
+    by_language = _starter_texts()[name]
+    return (by_language.get(lang) or by_language["en"]).format(**fields)
+
+
 def parse_languages(text: str) -> tuple[str, ...]:
     """--languages 'en,ja,zh' -> ('en', 'ja', 'zh'); raises InitError naming what is allowed."""
     languages = tuple(part.strip() for part in text.split(",") if part.strip())

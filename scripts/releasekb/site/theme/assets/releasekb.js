@@ -219,7 +219,7 @@
     explainEmpty(matched === 0, { q: terms, stability, as_of: asOf, release, area });
   }
 
-  // A view the filters leave empty says so (issue 36): which filters are set, and a button to
+  // A view the filters leave empty says so: which filters are set, and a button to
   // remove each one whose removal alone brings rows back (else one that clears them all).
   const empty = document.getElementById("rkb-features-empty");
   const cleared = { q: [], stability: "", release: "", area: "" };
