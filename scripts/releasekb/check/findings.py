@@ -308,6 +308,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     errors: list = field(default_factory=list)  # scan.FileError, with paths as reports show them
     not_regular: list = field(default_factory=list)  # scan.FileError: pipes, devices... skipped unread
+    read_otherwise: list = field(default_factory=list)  # scan.FileError: old code read another way, and how
     suppressed: int = 0
     baselined: int = 0  # findings left out because the baseline (--baseline) accepts them
     min_release: MinRelease | None = None
@@ -403,6 +404,7 @@ def _merged(results: list):
         files_scanned=sum(r.files_scanned for _, r in results),
         files_skipped=sum(r.files_skipped for _, r in results),
         not_regular=each_shown("not_regular"),
+        read_otherwise=each_shown("read_otherwise"),
     )
 
 
@@ -417,6 +419,7 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
     report.files_skipped = result.files_skipped
     report.errors = sorted(result.errors, key=lambda error: (error.path, error.line))
     report.not_regular = sorted(result.not_regular, key=lambda error: error.path)
+    report.read_otherwise = sorted(result.read_otherwise, key=lambda note: note.path)
     analysis = Analysis(index, options)
     decisive = needed = None
     for uses in _references(result.uses):

@@ -18,11 +18,13 @@ class _PartStrings(Mapping):
     """{lang: strings} of one part of the command's strings, read when a language is first asked
     for: any language with interface strings (a knowledge base's languages are its own)."""
 
-    def __init__(self, part: str):
+    def __init__(self, part: str, table: str = "check"):
         self.part = part
+        self.table = table
 
     def __getitem__(self, lang: str) -> dict[str, str]:
-        return interface_strings(lang)["check"][self.part]
+        strings = interface_strings(lang)[self.table]
+        return strings[self.part] if self.part else strings
 
     def __iter__(self) -> Iterator[str]:
         return iter(known_languages())
@@ -36,6 +38,11 @@ def check_strings(part: str) -> Mapping[str, dict[str, str]]:
     return _PartStrings(part)
 
 
+# How old code was read, and whether unreadable files fail the run: a table of its own at the end
+# of each catalogue (`check_old_code`), beside `check`.
+OLD_CODE_STRINGS: Mapping[str, dict[str, str]] = _PartStrings("", "check_old_code")
+
+
 @dataclass(frozen=True)
 class Message:
     """A message as data: `kind` names its template, `params` fill it ((name, value) pairs, so
@@ -45,7 +52,11 @@ class Message:
     params: tuple[tuple[str, str | int], ...] = ()
 
     def text(self, lang: str = "en") -> str:
-        return interface_strings(lang)["check"]["scanner"][self.kind].format(**dict(self.params))
+        strings = interface_strings(lang)
+        scanner = strings["check"]["scanner"]
+        # how old code was read has its own table (`check_old_code`), at the end of each catalogue
+        template = scanner[self.kind] if self.kind in scanner else strings["check_old_code"][self.kind]
+        return template.format(**dict(self.params))
 
 
 def message(kind: str, **params: str | int) -> Message:

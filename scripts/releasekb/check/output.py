@@ -21,7 +21,8 @@ from releasekb.check.findings import (
     Report,
     place_text,
 )
-from releasekb.check.messages import explained
+from releasekb.check.messages import OLD_CODE_STRINGS, explained
+from releasekb.check.scan.old_code import read_method
 from releasekb.common import atomic
 from releasekb.common.i18n import interface_strings
 from releasekb.common.locales import plural_text
@@ -131,9 +132,16 @@ def text_report(report: Report, *, colour: bool = False) -> str:
     for kind in KINDS:
         lines += _kind_section(report, kind, paint)
     lines += ["", visible(_min_release_line(report)), *map(visible, _declared_lines(report))]
+    lang = report.options.lang
+    if report.read_otherwise:
+        heading = OLD_CODE_STRINGS[lang]["read_otherwise_heading"].format(count=len(report.read_otherwise))
+        lines += ["", paint("1", heading)]
+        lines += [
+            visible(f"  {location(report, e.path, e.line, None, None)}: {e.reason.text(lang)}")
+            for e in report.read_otherwise
+        ]
     if report.errors:
-        lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
-        lang = report.options.lang
+        lines += ["", paint("1", _unreadable_heading(report))]
         lines += [
             visible(f"  {location(report, e.path, e.line, None, None)}: {e.reason.text(lang)}") for e in report.errors
         ]
@@ -142,6 +150,12 @@ def text_report(report: Report, *, colour: bool = False) -> str:
         lines += [visible(f"  {e.path}: {e.reason.text(report.options.lang)}") for e in report.not_regular]
     lines += ["", visible(summary_line(report))]
     return "\n".join(lines) + "\n"
+
+
+def _unreadable_heading(report: Report) -> str:
+    """How many files could not be checked, and whether they fail the run (--fail-on)."""
+    which = "unreadable_heading_fails" if UNREADABLE in report.options.fail_on else "unreadable_heading_passes"
+    return OLD_CODE_STRINGS[report.options.lang][which].format(count=len(report.errors))
 
 
 def _painter(colour: bool):
@@ -287,6 +301,10 @@ def json_report(report: Report) -> dict:
         "findings": [_finding_record(finding, options.lang) for finding in report.findings],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
         "not_regular": [{"path": e.path, "message": e.message} for e in report.not_regular],
+        "read_otherwise": [
+            {"path": e.path, "line": e.line, "method": read_method(e), "message": e.message}
+            for e in report.read_otherwise
+        ],
         "suppressed": report.suppressed,
         "baselined": report.baselined,
     }
@@ -531,6 +549,14 @@ def _invocation(report: Report) -> dict:
                 "locations": [_physical_location(skipped.path, 1)],
             }
             for skipped in report.not_regular
+        ]
+        + [
+            {
+                "level": "note",
+                "message": {"text": note.reason.text(report.options.lang)},
+                "locations": [_physical_location(note.path, note.line)],
+            }
+            for note in report.read_otherwise
         ],
     }
 
@@ -551,6 +577,10 @@ def github_annotations(report: Report) -> list[str]:
         for e in report.errors
     ]
     lines += [github_command("notice", e.reason.text(lang), file=e.path, title="releasekb") for e in report.not_regular]
+    lines += [
+        github_command("notice", e.reason.text(lang), file=e.path, line=e.line, title="releasekb")
+        for e in report.read_otherwise
+    ]
     lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report)]
     lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
     return lines

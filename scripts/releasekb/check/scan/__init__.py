@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from releasekb.check.messages import Message
-from releasekb.check.scan.jobs import NOT_REGULAR, Job, Outcome
+from releasekb.check.scan.jobs import NOT_REGULAR, READ_OTHERWISE, Job, Outcome
 from releasekb.check.scan.model import CONFIDENCE_LEVELS, CallArguments, FileError, Roots, ScanResult, Target, Use
 from releasekb.check.scan.pool import PARALLEL_THRESHOLD, run_jobs
 from releasekb.check.scan.targets import COMMON_METHOD_NAMES, build_config
@@ -86,6 +86,7 @@ def scan(
     found, errors = collect(paths, normalise_patterns(include), normalise_patterns(exclude))
     uses: list[Use] = []
     not_regular: list[FileError] = []
+    read_otherwise: list[FileError] = []
     counts: Counter[str] = Counter()
     workers = jobs or os.cpu_count() or 1
 
@@ -93,13 +94,17 @@ def scan(
         return run_jobs(some, config, workers)
 
     for status, file_uses, file_errors in run(found) if cache is None else cache.outcomes(found, config, run):
-        counts[status] += 1
+        counts["scanned" if status in READ_OTHERWISE else status] += 1
         uses.extend(file_uses)
-        (not_regular if status == NOT_REGULAR else errors).extend(file_errors)
+        if status in READ_OTHERWISE:
+            read_otherwise.extend(file_errors)
+        else:
+            (not_regular if status == NOT_REGULAR else errors).extend(file_errors)
     return ScanResult(
         uses=sorted(uses, key=_use_order),
         errors=sorted(errors, key=lambda error: (error.path, error.line, error.message)),
         files_scanned=counts["scanned"],
         files_skipped=counts["skipped"],
         not_regular=sorted(not_regular, key=lambda error: error.path),
+        read_otherwise=sorted(read_otherwise, key=lambda error: error.path),
     )

@@ -15,6 +15,7 @@ from releasekb.check.scan import decoding
 from releasekb.check.scan.decoding import NEWLINE, decode_python, deep_recursion
 from releasekb.check.scan.jobs import Job, Outcome, failed
 from releasekb.check.scan.model import CONFIDENCE_LEVELS, RANK, CallArguments, Target, Use
+from releasekb.check.scan.old_code import scan_old_code
 from releasekb.check.scan.scopes import SHADOW, Binding, Resolution, Scope, Star, argument_names, names_bound_by
 from releasekb.check.scan.suppressions import NO_SUPPRESSION, python_suppressions
 from releasekb.check.scan.targets import (
@@ -803,11 +804,24 @@ def scan_python(job: Job, data: bytes, config: Config) -> Outcome:
     tree, failure = decoding.parse(text, job.rel)
     if tree is None:
         line, why = failure
-        return failed(job.rel, line, message("not_python", why=why))
-    analyzer = PythonAnalyzer(config, job.rel, job.package)
+        if not decoding.syntax_error(failure):
+            return failed(job.rel, line, message("not_python", why=why))
+
+        def analyze(old_tree: ast.Module, rewritten: str) -> list[Use]:
+            return _analysed(job, config, old_tree, rewritten)
+
+        try:  # old code, valid in the Python it was written for: read it as it was written
+            return scan_old_code(job.rel, text, why, config, analyze)
+        except RecursionError:
+            return failed(job.rel, 1, message("too_deep"))
     try:
-        with deep_recursion():
-            analyzer.run(tree, text)
+        return ("scanned", _analysed(job, config, tree, text), [])
     except RecursionError:
         return failed(job.rel, 1, message("too_deep"))
-    return ("scanned", analyzer.uses, [])
+
+
+def _analysed(job: Job, config: Config, tree: ast.Module, text: str) -> list[Use]:
+    analyzer = PythonAnalyzer(config, job.rel, job.package)
+    with deep_recursion():
+        analyzer.run(tree, text)
+    return analyzer.uses

@@ -62,6 +62,12 @@ def deep_recursion() -> Iterator[None]:
         sys.setrecursionlimit(limit)
 
 
+def syntax_error(failure: tuple[int, str]) -> bool:
+    """Whether parse's failure is the grammar's (old code may be read otherwise), not a null byte or depth."""
+    why = failure[1]
+    return not why.endswith(("contains a null byte", "too deeply nested to parse"))
+
+
 def parse(text: str, rel: str) -> tuple[ast.Module | None, tuple[int, str] | None]:
     """The syntax tree, or (line, what is wrong) to report."""
     null = text.find("\0")

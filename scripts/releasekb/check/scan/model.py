@@ -82,14 +82,17 @@ class FileError:
 
 @dataclass(frozen=True)
 class ScanResult:
-    """Every use found, every file that could not be read, how many files were looked at, and the
-    paths that are not regular files (pipes, devices, sockets: skipped unread, `line` 0)."""
+    """Every use found, every file that could not be read, how many files were looked at, the
+    paths that are not regular files (pipes, devices, sockets: skipped unread, `line` 0), and the
+    files of old code read another way (see old_code.py)."""
 
     uses: list[Use]
     errors: list[FileError]
     files_scanned: int
     files_skipped: int
     not_regular: list[FileError] = field(default_factory=list)
+    # files today's Python cannot parse, read with their old syntax rewritten or by tokens: how and why
+    read_otherwise: list[FileError] = field(default_factory=list)
 
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
