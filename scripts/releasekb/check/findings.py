@@ -314,6 +314,8 @@ class Report:
     min_release: MinRelease | None = None
     distribution: str | None = None  # whose declared requirement was looked for (None: no Python root)
     declared: list[dict] = field(default_factory=list)  # {requirement, path, line} as reports show them
+    # {field, path, line}: a setup.py declaration computed when it runs, whose requirement is not known
+    declared_not_readable: list[dict] = field(default_factory=list)
     # (order, use, record): the unguarded use of the distribution's APIs that needs the latest release
     needed: tuple | None = field(default=None, repr=False)
 
@@ -750,7 +752,10 @@ def check_declared_requirement(options: Options, report: Report, paths: list[str
     if report.distribution is None:
         return
     cwd = Path.cwd().resolve()
-    found, unreadable = requirement.declared(requirement.project_folders(paths, cwd), report.distribution)
+    found, unreadable, computed = requirement.declared(requirement.project_folders(paths, cwd), report.distribution)
+    report.declared_not_readable = [
+        {"field": c.field, "path": _shown_file(c.file, paths, cwd), "line": c.line} for c in computed
+    ]
     for declared in found:
         where = _shown_file(declared.file, paths, cwd)
         report.declared.append({"requirement": declared.text, "path": where, "line": declared.line})

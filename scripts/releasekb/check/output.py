@@ -251,12 +251,20 @@ def _declared_lines(report: Report) -> list[str]:
     t = STRINGS[report.options.lang]
     if report.distribution is None:
         return []
-    if not report.declared:
+    not_readable = [
+        OLD_CODE_STRINGS[report.options.lang]["declared_not_readable"].format(
+            field=d["field"],
+            location=location(report, d["path"], d["line"], None, None),
+            distribution=report.distribution,
+        )
+        for d in report.declared_not_readable
+    ]
+    if not report.declared and not not_readable:
         return [t["declared_none"].format(distribution=report.distribution)]
     return [
         t["declared"].format(requirement=d["requirement"], location=location(report, d["path"], d["line"], None, None))
         for d in report.declared
-    ]
+    ] + not_readable
 
 
 def summary_line(report: Report) -> str:
@@ -297,6 +305,7 @@ def json_report(report: Report) -> dict:
         "files_skipped": report.files_skipped,
         "min_release": report.min_release.record() if report.min_release else None,
         "declared": list(report.declared),
+        "declared_not_readable": list(report.declared_not_readable),
         "counts": report.counts(),
         "findings": [_finding_record(finding, options.lang) for finding in report.findings],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
@@ -380,6 +389,7 @@ def _run_properties(report: Report) -> dict:
         "knowledgeBaseReleases": list(report.releases),
         "notDescribed": list(options.not_described),
         "declared": list(report.declared),
+        "declaredNotReadable": list(report.declared_not_readable),
     }
 
 
