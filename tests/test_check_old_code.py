@@ -238,6 +238,18 @@ def test_a_setup_py_that_only_computes_is_said_so_not_nothing_declared(tmp_path,
     assert "No declared requirement" not in text
 
 
+def test_setup_py_arguments_from_a_constant_dict_are_read():
+    """torchtext 0.5.0 and kymatio 0.2.0: `setup_info = dict(...)`, then `setup(**setup_info)`."""
+    text = (
+        "from setuptools import setup\n"
+        "with open('requirements.txt') as f:\n"
+        "    REQUIREMENTS = f.read().split()\n"
+        "info = dict(name='x', install_requires=['torch>=1.2'], extras_require={'all': REQUIREMENTS})\n"
+        "setup(**info)\n"
+    )
+    assert setup_py_requirements(text) == [(4, "torch>=1.2"), (4, Computed("extras_require"))]
+
+
 def test_a_python2_setup_py_is_read_too():
     text = 'from distutils.core import setup\nprint "building"\nsetup(install_requires=["torch>=0.4"])\n'
     assert setup_py_requirements(text) == [(3, "torch>=0.4")]

@@ -34,12 +34,40 @@ def setup_py_requirements(text: str) -> list[tuple[int, str | Computed]]:
     found: list[tuple[int, str | Computed]] = []
     for call in ast.walk(tree):
         if isinstance(call, ast.Call) and _is_setup(call.func):
-            for keyword in call.keywords:
-                if keyword.arg is None:
-                    found.append((keyword.value.lineno, Computed(f"**{ast.unparse(keyword.value)}")))
-                elif keyword.arg in FIELDS:
-                    found += _requirements(keyword.arg, keyword.value, constants)
+            for field, value in _arguments(call, constants):
+                if field is None:
+                    found.append((value.lineno, Computed(f"**{ast.unparse(value)}")))
+                elif field in FIELDS:
+                    found += _requirements(field, value, constants)
     return found
+
+
+def _arguments(call: ast.Call, constants: dict[str, ast.expr]) -> list[tuple[str | None, ast.expr]]:
+    """(name, value) of the call's keyword arguments, those of `**info` included when `info` is a
+    module-level constant `dict(...)` or `{...}` (field None: a `**` whose content is unknown)."""
+    found: list[tuple[str | None, ast.expr]] = []
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            found.append((keyword.arg, keyword.value))
+            continue
+        known = _known(keyword.value, constants)
+        keys = _keys(known)
+        if keys is None:
+            found.append((None, keyword.value))
+        else:
+            found += [(key, value) for key, value in zip(keys, _extras(known), strict=True)]
+    return found
+
+
+def _keys(value: ast.expr) -> list[str] | None:
+    """The names of a `dict(name=...)` or `{"name": ...}` whose keys are all written out."""
+    if _extras(value) is None:
+        return None
+    if isinstance(value, ast.Dict):
+        if not all(isinstance(key, ast.Constant) and isinstance(key.value, str) for key in value.keys):
+            return None
+        return [key.value for key in value.keys]
+    return [keyword.arg for keyword in value.keywords]
 
 
 def _tree(text: str) -> ast.Module:
