@@ -101,16 +101,29 @@ def test_python2_print_statements_are_read_with_columns_as_written(tmp_path):
         assert form in note.message
 
 
+BROKEN = """import torch as th
+from torch.nn.functional import (
+    upsample as up,
+)
+def f(x:
+    return th.fft(up(x, 2), 1)
+label = "th.fft(x, 1)"  # th.fft
+"""
+
+
 def test_code_no_rewriting_makes_valid_is_read_by_tokens_one_confidence_lower(tmp_path):
-    text = 'import torch as th\ndef f(x:\n    return th.fft(x, 1)\nlabel = "th.fft(x, 1)"  # th.fft\n'
-    write(tmp_path, "broken.py", text)
-    result = scan([tmp_path], [FFT], ROOTS, jobs=1)
+    write(tmp_path, "broken.py", BROKEN)
+    result = scan([tmp_path], [FFT, UPSAMPLE], ROOTS, jobs=1)
     assert result.errors == []
-    # the string and the comment are not uses; the alias resolves through the import
-    assert places(result) == [("broken.py", *position(text, "th.fft"), "torch.fft", "medium")]
+    # the string and the comment are not uses; the names resolve through the imports, brackets and all
+    assert places(result) == [
+        ("broken.py", *position(BROKEN, "th.fft"), "torch.fft", "medium"),
+        ("broken.py", *position(BROKEN, "up(x"), "torch.nn.functional.upsample", "medium"),
+    ]
     assert "import torch as th" in result.uses[0].how and "tokens" in result.uses[0].how
+    assert "`from torch.nn.functional import upsample as up` (line 2)" in result.uses[1].how
     (note,) = result.read_otherwise
-    assert note.reason.kind == "read_by_tokens_file" and note.line == 2
+    assert note.reason.kind == "read_by_tokens_file" and note.line == position(BROKEN, "def f(x:")[0]
 
 
 def test_old_code_does_not_fail_the_run_and_the_report_names_the_method(tmp_path, monkeypatch, capsys):

@@ -288,6 +288,9 @@ def read_by_tokens(rel: str, text: str, all_tokens: list[Token], config: Config,
     bound: dict[str, tuple[str, str, int]] = {}  # name: (qualname, the import's text, its line)
     uses: list[Use] = []
     unparsed = message("read_by_tokens", why=why)
+    level = _lower("high")  # what an import gives, one level lower: scopes and guards are not known
+    if RANK[level] < config.min_rank:
+        return uses
     index = 0
     while index < len(significant):
         token = significant[index]
@@ -306,35 +309,27 @@ def read_by_tokens(rel: str, text: str, all_tokens: list[Token], config: Config,
         use_line = bisect.bisect_right(line_starts, token.start)
         how = (unparsed, message("import_name", name=names[0], text=statement, line=line))
         for target in python_matches(config, qualname, is_call):
-            if RANK["medium"] >= config.min_rank:
-                uses.append(
-                    Use(
-                        path=rel,
-                        line=use_line,
-                        column=token.start - line_starts[use_line - 1] + 1,
-                        cell=None,
-                        target=target,
-                        written=".".join(names),
-                        resolved=qualname,
-                        resolution=how,
-                        confidence=_lower("high"),
-                        guarded=False,
-                        suppressed=suppressions.get(use_line, NO_SUPPRESSION),
-                    )
+            uses.append(
+                Use(
+                    path=rel,
+                    line=use_line,
+                    column=token.start - line_starts[use_line - 1] + 1,
+                    cell=None,
+                    target=target,
+                    written=".".join(names),
+                    resolved=qualname,
+                    resolution=how,
+                    confidence=level,
+                    guarded=False,
+                    suppressed=suppressions.get(use_line, NO_SUPPRESSION),
                 )
+            )
     return uses
 
 
 def _starts_statement(significant: list[Token], index: int) -> bool:
-    if index == 0:
-        return True
-    before = significant[index - 1]
-    return before.text in (";", ":") or _line_of_token_differs(significant, index)
-
-
-def _line_of_token_differs(significant: list[Token], index: int) -> bool:
-    """Whether a newline came between this token and the one before (they are both significant)."""
-    return significant[index - 1].kind == "newline"
+    """Whether the token begins a statement: first in the file or on its line, or after `;` or `:`."""
+    return index == 0 or significant[index - 1].kind == "newline" or significant[index - 1].text in (";", ":")
 
 
 def _dotted(significant: list[Token], index: int) -> tuple[list[str], int]:
@@ -349,12 +344,17 @@ def _dotted(significant: list[Token], index: int) -> tuple[list[str], int]:
 
 def _import(significant, index, bound, config: Config, line_starts: list[int]) -> int:
     """Bind the names an `import` or `from ... import` statement binds; the index after it."""
-    end = index
-    while end < len(significant) and significant[end].kind != "newline" and significant[end].text != ";":
+    end, depth = index, 0
+    while end < len(significant) and not (
+        depth == 0 and (significant[end].kind == "newline" or significant[end].text == ";")
+    ):
+        depth += (significant[end].text == "(") - (significant[end].text == ")")
         end += 1
-    words = significant[index:end]
+    words = [t for t in significant[index:end] if t.kind != "newline"]
     line = bisect.bisect_right(line_starts, significant[index].start)
-    statement = " ".join(t.text for t in words).replace(" . ", ".").replace(" ,", ",")
+    statement = (
+        " ".join(t.text for t in words if t.text not in ("(", ")")).replace(" . ", ".").replace(" ,", ",").rstrip(",")
+    )
     if words[0].text == "import":
         for name, alias in _aliases(words[1:]):
             if name.split(".")[0] in config.python_roots:
