@@ -7,16 +7,19 @@ comments are handled the way Python sees them; other files (C++ sources named by
 are searched for whole tokens such as `torch::class_`. A call's use records how it passes its
 arguments (`CallArguments`), so that a change that concerns only some calls can be told apart;
 relative imports resolve against the package a file is in (found from `__init__.py` files), and
-the bodies of module-level functions see the whole module, as they do when they run.
+the bodies of module-level functions see the whole module, as they do when they run. A file the
+running Python cannot parse is old code, read as it was written: its older syntax rewritten on its
+lines, or else by tokens (`ScanResult.read_otherwise` says which).
 
 Everything here is standard library only and every worker argument is picklable, so a large
 tree can be scanned in a process pool.
 
 The package, one job per module, from the bottom up: `model` (the public data), `targets` (what
 to look for, indexed), `suppressions` (ignore comments), `decoding` (bytes to a syntax tree),
-`scopes` (what names stand for), `analyzer` (the Python analysis), `notebooks`, `tokens` (other
-files), `reading` (a regular file only, within the size limit, never blocking), `jobs` and `files`
-(one file), `walk` (finding the files) and `pool` (running them).
+`scopes` (what names stand for), `old_code` (syntax today's Python refuses), `analyzer` (the
+Python analysis), `notebooks`, `tokens` (other files), `reading` (a regular file only, within the
+size limit, never blocking), `jobs` and `files` (one file), `walk` (finding the files) and `pool`
+(running them).
 """
 
 from __future__ import annotations
