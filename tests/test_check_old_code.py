@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import warnings
 from pathlib import Path
 
 import jsonschema
@@ -288,3 +289,13 @@ def test_how_names_the_import_bound_at_the_uses_line_not_a_later_one(tmp_path):
         10: "'torch' is `import torch` (line 1)",  # in a function body, walked when the module has run
         21: "'torch' is `import torch.fft` (line 20)",
     }
+
+
+def test_the_compilers_warnings_about_old_code_are_not_printed(tmp_path):
+    """`"\\d"` warns when compiled (DeprecationWarning, SyntaxWarning since 3.12): check never runs the
+    code, and a run over old code would print one warning per string."""
+    write(tmp_path, "pattern.py", 'import torch\nDIGITS = "\\d+"\nprint "x", torch.fft(x, 1)\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = scan([tmp_path], [FFT], ROOTS, jobs=1)
+    assert [use.line for use in result.uses] == [3] and caught == []

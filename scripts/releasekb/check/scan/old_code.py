@@ -31,6 +31,7 @@ import keyword
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from releasekb.check.messages import message
 from releasekb.check.scan import decoding
@@ -54,6 +55,7 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _INSIGNIFICANT = frozenset({"space", "comment", "continuation"})
+_INDENTATION = re.compile(r"[ \t\f]*")
 _OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
 _COMPOUND = frozenset({"if", "elif", "else", "for", "while", "try", "except", "finally", "with", "def", "class"})
 _KEYWORDS = frozenset(keyword.kwlist) | {"print", "exec"}
@@ -63,8 +65,7 @@ _OCTAL = re.compile(r"0[0-7]*[1-7][0-7]*[lL]?")
 _LONG = re.compile(r"(?:0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|\d+)[lL]")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):  # a tuple: files of old code have hundreds of thousands of tokens
     kind: str
     text: str
     start: int
@@ -72,8 +73,13 @@ class Token:
 
 
 def tokens(text: str) -> list[Token]:
-    """Every token of the text (spaces and comments too), never failing: what is not Python is an op."""
-    return [Token(match.lastgroup, match.group(), match.start(), match.end()) for match in _TOKEN.finditer(text)]
+    """The tokens of the text that mean something, line ends included (not spaces, comments or
+    backslash continuations), never failing: what is not Python is an op."""
+    return [
+        Token(match.lastgroup, match.group(), match.start(), match.end())
+        for match in _TOKEN.finditer(text)
+        if match.lastgroup not in _INSIGNIFICANT
+    ]
 
 
 def _statements(all_tokens: list[Token]) -> Iterator[list[Token]]:
@@ -82,8 +88,6 @@ def _statements(all_tokens: list[Token]) -> Iterator[list[Token]]:
     statement: list[Token] = []
     depth = 0
     for token in all_tokens:
-        if token.kind in _INSIGNIFICANT:
-            continue
         boundary = token.kind == "newline" and depth == 0
         if token.kind == "op" and depth == 0 and statement:
             boundary = token.text == ";" or (
@@ -141,7 +145,7 @@ class _Rewriting:
 
     def _tokens_alone(self) -> None:
         backticks = 0
-        significant = [t for t in self.tokens if t.kind not in _INSIGNIFICANT]
+        significant = self.tokens
         for index, token in enumerate(significant):
             following = significant[index + 1] if index + 1 < len(significant) else None
             if token.kind == "op" and token.text == "`":
@@ -181,7 +185,7 @@ class _Rewriting:
 
     def _parenthesised_starred(self) -> None:
         """`(-1, (*shape))`, valid until 3.8: the brackets around a starred element become spaces."""
-        significant = [t for t in self.tokens if t.kind not in _INSIGNIFICANT]
+        significant = self.tokens
         for index, token in enumerate(significant[:-1]):
             if token.text != "(" or significant[index + 1].text != "*":
                 continue
@@ -198,15 +202,19 @@ class _Rewriting:
                 self.edit(closing.start, closing.end, " ", "(*x)")
 
     def _indentation(self) -> None:
-        """Python 2 read a tab as up to the next multiple of 8 columns; Python 3 refuses a mix."""
-        depth, line_start = 0, True
+        """Python 2 read a tab as up to the next multiple of 8 columns; Python 3 refuses a mix. Only
+        lines that start a statement (not inside brackets or strings) have an indentation."""
+        depth, line_starts = 0, [0]
         for token in self.tokens:
-            if token.kind == "space" and line_start and depth == 0 and "\t" in token.text:
-                self.edit(token.start, token.end, token.text.expandtabs(8), "\\t")
             if token.kind == "op":
                 depth += token.text in _OPENING
                 depth = max(depth - (token.text in _CLOSING), 0)
-            line_start = token.kind == "newline"
+            elif token.kind == "newline" and depth == 0:
+                line_starts.append(token.end)
+        for start in line_starts:
+            indentation = _INDENTATION.match(self.text, start)
+            if "\t" in indentation.group():
+                self.edit(start, indentation.end(), indentation.group().expandtabs(8), "\\t")
 
 
 def _matching(significant: list[Token], opening: int) -> Token | None:
@@ -284,7 +292,7 @@ def read_by_tokens(rel: str, text: str, all_tokens: list[Token], config: Config,
     """Each dotted name outside strings and comments that an import above it makes an API."""
     line_starts = _line_starts(text)
     suppressions = python_suppressions(text)
-    significant = [t for t in all_tokens if t.kind not in _INSIGNIFICANT]
+    significant = all_tokens
     bound: dict[str, tuple[str, str, int]] = {}  # name: (qualname, the import's text, its line)
     uses: list[Use] = []
     unparsed = message("read_by_tokens", why=why)
