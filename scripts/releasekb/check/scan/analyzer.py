@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import functools
 import itertools
 import re
 from collections.abc import Iterator, Sequence
@@ -806,12 +807,8 @@ def scan_python(job: Job, data: bytes, config: Config) -> Outcome:
         line, why = failure
         if not decoding.syntax_error(failure):
             return failed(job.rel, line, message("not_python", why=why))
-
-        def analyze(old_tree: ast.Module, rewritten: str) -> list[Use]:
-            return _analysed(job, config, old_tree, rewritten)
-
         try:  # old code, valid in the Python it was written for: read it as it was written
-            return scan_old_code(job.rel, text, why, config, analyze)
+            return scan_old_code(job.rel, text, why, config, functools.partial(_analysed, job, config))
         except RecursionError:
             return failed(job.rel, 1, message("too_deep"))
     try:
