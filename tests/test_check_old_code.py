@@ -127,6 +127,24 @@ def test_code_no_rewriting_makes_valid_is_read_by_tokens_one_confidence_lower(tm
     assert note.reason.kind == "read_by_tokens_file" and note.line == position(BROKEN, "def f(x:")[0]
 
 
+def test_a_python2_notebook_cell_is_read_rewritten_and_a_broken_one_stays_unreadable(tmp_path):
+    cells = [
+        {"cell_type": "code", "source": ["import torch\n"]},
+        {"cell_type": "code", "source": ["%matplotlib inline\n", "print >>log, 0777, torch.fft(x, 1)\n"]},
+        {"cell_type": "code", "source": ["def broken(:\n", "    torch.fft(x, 1)\n"]},
+    ]
+    write(tmp_path, "era.ipynb", json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}))
+    result = scan([tmp_path], [FFT], ROOTS, jobs=1)
+    column = cells[1]["source"][1].index("torch.fft") + 1
+    assert [(u.cell, u.line, u.column, u.confidence) for u in result.uses] == [(2, 2, column, "high")]
+    assert [(note.reason.kind, dict(note.reason.params)["cell"]) for note in result.read_otherwise] == [
+        ("cell_read_rewritten", 2)
+    ]
+    assert [(error.reason.kind, dict(error.reason.params)["cell"]) for error in result.errors] == [
+        ("cell_not_python", 3)
+    ]
+
+
 def test_old_code_does_not_fail_the_run_and_the_report_names_the_method(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "src/color.py", KORNIA)

@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass
 
 from releasekb.check.scan import decoding
-from releasekb.check.scan.old_code import rewritten, tokens
+from releasekb.check.scan.old_code import parse_rewritten
 
 FIELDS = ("install_requires", "extras_require")
 
@@ -75,11 +75,9 @@ def _tree(text: str) -> ast.Module:
     tree, failure = decoding.parse(text, "setup.py")
     if tree is not None:
         return tree
-    fixed = rewritten(text, tokens(text))
-    if fixed is not None:
-        tree, _ = decoding.parse(fixed.text, "setup.py")
-        if tree is not None:
-            return tree
+    old = parse_rewritten(text, "setup.py")
+    if old is not None:
+        return old[0]
     line, why = failure
     raise SyntaxError(why.split(": ", 1)[-1], ("setup.py", line, 0, ""))
 

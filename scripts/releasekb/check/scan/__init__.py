@@ -30,8 +30,17 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from releasekb.check.messages import Message
-from releasekb.check.scan.jobs import NOT_REGULAR, READ_OTHERWISE, Job, Outcome
-from releasekb.check.scan.model import CONFIDENCE_LEVELS, CallArguments, FileError, Roots, ScanResult, Target, Use
+from releasekb.check.scan.jobs import NOT_REGULAR, Job, Outcome
+from releasekb.check.scan.model import (
+    CONFIDENCE_LEVELS,
+    READ_OTHERWISE,
+    CallArguments,
+    FileError,
+    Roots,
+    ScanResult,
+    Target,
+    Use,
+)
 from releasekb.check.scan.pool import PARALLEL_THRESHOLD, run_jobs
 from releasekb.check.scan.targets import COMMON_METHOD_NAMES, build_config
 from releasekb.check.scan.walk import DEFAULT_SKIPPED_DIRS, collect, normalise_patterns
@@ -97,12 +106,11 @@ def scan(
         return run_jobs(some, config, workers)
 
     for status, file_uses, file_errors in run(found) if cache is None else cache.outcomes(found, config, run):
-        counts["scanned" if status in READ_OTHERWISE else status] += 1
+        counts[status] += 1
         uses.extend(file_uses)
-        if status in READ_OTHERWISE:
-            read_otherwise.extend(file_errors)
-        else:
-            (not_regular if status == NOT_REGULAR else errors).extend(file_errors)
+        read_otherwise.extend(note for note in file_errors if note.reason.kind in READ_OTHERWISE)
+        problems = [error for error in file_errors if error.reason.kind not in READ_OTHERWISE]
+        (not_regular if status == NOT_REGULAR else errors).extend(problems)
     return ScanResult(
         uses=sorted(uses, key=_use_order),
         errors=sorted(errors, key=lambda error: (error.path, error.line, error.message)),

@@ -25,10 +25,7 @@ Outcome = tuple[str, list[Use], list[FileError]]
 SKIPPED: Outcome = ("skipped", [], [])
 NOT_REGULAR = "not_regular"
 UNEXPECTED = "unexpected"
-# old code read another way (old_code.py): scanned, with one FileError saying how and why
-READ_REWRITTEN, READ_BY_TOKENS = "rewritten", "tokens"
-READ_OTHERWISE = (READ_REWRITTEN, READ_BY_TOKENS)
-CACHEABLE = ("scanned", "skipped", "error", *READ_OTHERWISE)  # what the same bytes always give
+CACHEABLE = ("scanned", "skipped", "error")  # what the same bytes always give
 
 
 def failed(rel: str, line: int, reason: Message, status: str = "error") -> Outcome:

@@ -80,6 +80,11 @@ class FileError:
         return self.reason.text()
 
 
+# The messages that say how old code was read (old_code.py), with the method each names: a
+# FileError of one of these kinds is a note on a file (or cell) that was checked, not a problem.
+READ_OTHERWISE = {"read_rewritten": "rewritten", "cell_read_rewritten": "rewritten", "read_by_tokens_file": "tokens"}
+
+
 @dataclass(frozen=True)
 class ScanResult:
     """Every use found, every file that could not be read, how many files were looked at, the

@@ -13,8 +13,9 @@ Such a file is read in one of two more ways before it is called unreadable:
    comments is resolved through the imports above it (no scopes, no guards: a name is what its
    last import made it), one confidence level lower.
 
-The outcome's status says which (READ_REWRITTEN, READ_BY_TOKENS), and its one FileError says why
-the file did not parse as it is, so that the report names the method for that file.
+The outcome's one FileError is a note (a kind of model.READ_OTHERWISE) that names the method and
+why the file did not parse as it is, so that the report says so for that file. A notebook's cell
+is read the first way only (notebooks.py).
 
 The text is cut into tokens by a regular expression of this module, not by `tokenize`, whose
 tolerance of invalid code changes with the Python version (3.12's raises on `0777`). parso was
@@ -35,8 +36,8 @@ from typing import NamedTuple
 
 from releasekb.check.messages import message
 from releasekb.check.scan import decoding
-from releasekb.check.scan.jobs import READ_BY_TOKENS, READ_REWRITTEN, Outcome
-from releasekb.check.scan.model import CONFIDENCE_LEVELS, RANK, FileError, Use
+from releasekb.check.scan.jobs import Outcome
+from releasekb.check.scan.model import CONFIDENCE_LEVELS, RANK, READ_OTHERWISE, FileError, Use
 from releasekb.check.scan.suppressions import NO_SUPPRESSION, python_suppressions
 from releasekb.check.scan.targets import Config, python_matches
 
@@ -282,10 +283,29 @@ def _lower(level: str) -> str:
     return CONFIDENCE_LEVELS[max(RANK[level] - 1, 0)]
 
 
+def parse_rewritten(text: str, rel: str) -> tuple[ast.Module, Rewritten] | None:
+    """The tree of the text with its old forms rewritten, and the rewriting; None when it has no
+    old form or still does not parse."""
+    fixed = rewritten(text, tokens(text))
+    if fixed is None:
+        return None
+    tree, _failure = decoding.parse(fixed.text, rel)
+    return None if tree is None else (tree, fixed)
+
+
+def rewritten_note(fixed: Rewritten) -> str:
+    """The forms rewritten, as the notes list them."""
+    return ", ".join(map(_code, fixed.forms))
+
+
+def columns_as_written(uses: list[Use], fixed: Rewritten) -> list[Use]:
+    """Uses found in the rewritten text, at their columns in the text as written."""
+    return [dataclasses.replace(use, column=fixed.column_as_written(use.line, use.column)) for use in uses]
+
+
 def read_rewritten(tree: ast.Module, fixed: Rewritten, analyze) -> list[Use]:
     """The uses `analyze(tree, text)` finds in the rewritten text, at their columns as written."""
-    uses = analyze(tree, fixed.text)
-    return [dataclasses.replace(use, column=fixed.column_as_written(use.line, use.column)) for use in uses]
+    return columns_as_written(analyze(tree, fixed.text), fixed)
 
 
 def read_by_tokens(rel: str, text: str, all_tokens: list[Token], config: Config, why: str) -> list[Use]:
@@ -400,15 +420,15 @@ def scan_old_code(rel: str, text: str, why: str, config: Config, analyze) -> Out
     if fixed is not None:
         tree, _failure = decoding.parse(fixed.text, rel)
         if tree is not None:
-            note = message("read_rewritten", why=why, forms=", ".join(map(_code, fixed.forms)))
-            return (READ_REWRITTEN, read_rewritten(tree, fixed, analyze), [FileError(rel, _line(why), note)])
+            note = message("read_rewritten", why=why, forms=rewritten_note(fixed))
+            return ("scanned", read_rewritten(tree, fixed, analyze), [FileError(rel, _line(why), note)])
     uses = read_by_tokens(rel, text, all_tokens, config, why)
-    return (READ_BY_TOKENS, uses, [FileError(rel, _line(why), message("read_by_tokens_file", why=why))])
+    return ("scanned", uses, [FileError(rel, _line(why), message("read_by_tokens_file", why=why))])
 
 
 def read_method(note: FileError) -> str:
-    """How a file of old code was read, from its note: READ_REWRITTEN or READ_BY_TOKENS."""
-    return READ_REWRITTEN if note.reason.kind == "read_rewritten" else READ_BY_TOKENS
+    """How a file of old code was read, from its note: "rewritten" or "tokens"."""
+    return READ_OTHERWISE[note.reason.kind]
 
 
 def _code(form: str) -> str:
