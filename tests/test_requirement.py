@@ -21,8 +21,8 @@ def write(folder: Path, **files: str) -> Path:
 
 
 def found(folder: Path, distribution: str = "torch") -> list[tuple[str, str, int]]:
-    declared, unreadable = requirement.declared([folder], distribution)
-    assert unreadable == []
+    declared, unreadable, computed = requirement.declared([folder], distribution)
+    assert unreadable == [] and computed == []
     return [(d.file.relative_to(folder).as_posix(), d.text, d.line) for d in declared]
 
 
@@ -96,7 +96,7 @@ def test_an_unpacked_wheel_declares_in_its_metadata_and_a_site_packages_folder_d
 )
 def test_a_packaging_file_that_cannot_be_read_is_named_with_its_line(tmp_path, name, text, line, message):
     (tmp_path / name).write_bytes(text.encode("utf-8", "surrogateescape"))
-    declared, (unreadable,) = requirement.declared([tmp_path], "torch")
+    declared, (unreadable,), _ = requirement.declared([tmp_path], "torch")
     assert declared == [] and unreadable.file == tmp_path / name and unreadable.line == line
     assert unreadable.message.startswith(message) and unreadable.message.endswith("; its requirements are not checked")
 

@@ -8,6 +8,7 @@ Data problems are printed one per line as `file:line:col: where: message`, never
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import signal
 import sys
 from pathlib import Path
@@ -91,6 +92,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     data_help = "folder with project.yaml and <version>.yaml files (default: releases)"
     parser.add_argument("--data", type=Path, default=Path("releases"), help=data_help)
+    # the installed distribution's version: what a bug report or a CI log should name
+    version = f"%(prog)s {importlib.metadata.version('releasekb')}"
+    parser.add_argument("--version", action="version", version=version)
     # --data is accepted after the command too (`releasekb validate --data docs/releases`), so
     # that tools appending arguments, such as pre-commit's `args:`, can set it.
     data_after = argparse.ArgumentParser(add_help=False)

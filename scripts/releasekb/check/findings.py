@@ -349,11 +349,14 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     errors: list = field(default_factory=list)  # scan.FileError, with paths as reports show them
     not_regular: list = field(default_factory=list)  # scan.FileError: pipes, devices... skipped unread
+    read_otherwise: list = field(default_factory=list)  # scan.FileError: old code read another way, and how
     suppressed: int = 0
     baselined: int = 0  # findings left out because the baseline (--baseline) accepts them
     min_release: MinRelease | None = None
     distribution: str | None = None  # whose declared requirement was looked for (None: no Python root)
     declared: list[dict] = field(default_factory=list)  # {requirement, path, line} as reports show them
+    # {field, path, line}: a setup.py declaration computed when it runs, whose requirement is not known
+    declared_not_readable: list[dict] = field(default_factory=list)
     # (order, use, record): the unguarded use of the distribution's APIs that needs the latest release
     needed: tuple | None = field(default=None, repr=False)
 
@@ -459,6 +462,7 @@ def _merged(results: list):
         files_scanned=sum(r.files_scanned for _, r in results),
         files_skipped=sum(r.files_skipped for _, r in results),
         not_regular=each_shown("not_regular"),
+        read_otherwise=each_shown("read_otherwise"),
     )
 
 
@@ -473,6 +477,7 @@ def analyse(index: ApiIndex, options: Options, result, paths: list[str], confide
     report.files_skipped = result.files_skipped
     report.errors = sorted(result.errors, key=lambda error: (error.path, error.line))
     report.not_regular = sorted(result.not_regular, key=lambda error: error.path)
+    report.read_otherwise = sorted(result.read_otherwise, key=lambda note: note.path)
     analysis = Analysis(index, options)
     decisive = needed = None
     for uses in _references(result.uses):
@@ -796,7 +801,10 @@ def check_declared_requirement(options: Options, report: Report, paths: list[str
     if report.distribution is None:
         return
     cwd = Path.cwd().resolve()
-    found, unreadable = requirement.declared(requirement.project_folders(paths, cwd), report.distribution)
+    found, unreadable, computed = requirement.declared(requirement.project_folders(paths, cwd), report.distribution)
+    report.declared_not_readable = [
+        {"field": c.field, "path": _shown_file(c.file, paths, cwd), "line": c.line} for c in computed
+    ]
     for declared in found:
         where = _shown_file(declared.file, paths, cwd)
         report.declared.append({"requirement": declared.text, "path": where, "line": declared.line})

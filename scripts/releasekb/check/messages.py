@@ -45,6 +45,11 @@ def catalogue_table(key: str) -> Mapping[str, dict[str, str]]:
     return _PartStrings(key)
 
 
+# How old code was read, and whether unreadable files fail the run: a table of its own at the end
+# of each catalogue (`check_old_code`), beside `check`.
+OLD_CODE_STRINGS: Mapping[str, dict[str, str]] = catalogue_table("check_old_code")
+
+
 @dataclass(frozen=True)
 class Message:
     """A message as data: `kind` names its template, `params` fill it ((name, value) pairs, so
@@ -54,7 +59,11 @@ class Message:
     params: tuple[tuple[str, str | int], ...] = ()
 
     def text(self, lang: str = "en") -> str:
-        return interface_strings(lang)["check"]["scanner"][self.kind].format(**dict(self.params))
+        strings = interface_strings(lang)
+        scanner = strings["check"]["scanner"]
+        # how old code was read has its own table (`check_old_code`), at the end of each catalogue
+        template = scanner[self.kind] if self.kind in scanner else strings["check_old_code"][self.kind]
+        return template.format(**dict(self.params))
 
 
 def message(kind: str, **params: str | int) -> Message:

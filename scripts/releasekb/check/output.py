@@ -25,7 +25,8 @@ from releasekb.check.findings import (
     outcome,
     place_text,
 )
-from releasekb.check.messages import explained
+from releasekb.check.messages import OLD_CODE_STRINGS, explained
+from releasekb.check.scan.old_code import read_method
 from releasekb.common import atomic
 from releasekb.common.i18n import interface_strings
 from releasekb.common.locales import plural_text
@@ -130,9 +131,16 @@ def text_report(report: Report, *, colour: bool = False) -> str:
         lines += _kind_section(report, kind, new, paint)
     lines += _in_effect_section(report, paint)
     lines += ["", visible(_min_release_line(report)), *map(visible, _declared_lines(report))]
+    lang = report.options.lang
+    if report.read_otherwise:
+        heading = OLD_CODE_STRINGS[lang]["read_otherwise_heading"].format(count=len(report.read_otherwise))
+        lines += ["", paint("1", heading)]
+        lines += [
+            visible(f"  {location(report, e.path, e.line, None, None)}: {e.reason.text(lang)}")
+            for e in report.read_otherwise
+        ]
     if report.errors:
-        lines += ["", paint("1", t["unreadable_heading"].format(count=len(report.errors)))]
-        lang = report.options.lang
+        lines += ["", paint("1", _unreadable_heading(report))]
         lines += [
             visible(f"  {location(report, e.path, e.line, None, None)}: {e.reason.text(lang)}") for e in report.errors
         ]
@@ -141,6 +149,12 @@ def text_report(report: Report, *, colour: bool = False) -> str:
         lines += [visible(f"  {e.path}: {e.reason.text(report.options.lang)}") for e in report.not_regular]
     lines += ["", visible(summary_line(report)), visible(coverage_statement(report))]
     return "\n".join(lines) + "\n"
+
+
+def _unreadable_heading(report: Report) -> str:
+    """How many files could not be checked, and whether they fail the run (--fail-on)."""
+    which = "unreadable_heading_fails" if UNREADABLE in report.options.fail_on else "unreadable_heading_passes"
+    return OLD_CODE_STRINGS[report.options.lang][which].format(count=len(report.errors))
 
 
 def _painter(colour: bool):
@@ -247,12 +261,20 @@ def _declared_lines(report: Report) -> list[str]:
     t = STRINGS[report.options.lang]
     if report.distribution is None:
         return []
-    if not report.declared:
+    not_readable = [
+        OLD_CODE_STRINGS[report.options.lang]["declared_not_readable"].format(
+            field=d["field"],
+            location=location(report, d["path"], d["line"], None, None),
+            distribution=report.distribution,
+        )
+        for d in report.declared_not_readable
+    ]
+    if not report.declared and not not_readable:
         return [t["declared_none"].format(distribution=report.distribution)]
     return [
         t["declared"].format(requirement=d["requirement"], location=location(report, d["path"], d["line"], None, None))
         for d in report.declared
-    ]
+    ] + not_readable
 
 
 def summary_line(report: Report) -> str:
@@ -305,12 +327,17 @@ def json_report(report: Report) -> dict:
         "files_skipped": report.files_skipped,
         "min_release": report.min_release.record() if report.min_release else None,
         "declared": list(report.declared),
+        "declared_not_readable": list(report.declared_not_readable),
         "counts": report.counts(),
         "in_effect_at_from": _in_effect_record(report),
         "coverage": coverage.record(report.coverage, options),
         "findings": [_finding_record(finding, options.lang) for finding in report.listed()],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
         "not_regular": [{"path": e.path, "message": e.message} for e in report.not_regular],
+        "read_otherwise": [
+            {"path": e.path, "line": e.line, "method": read_method(e), "message": e.message}
+            for e in report.read_otherwise
+        ],
         "suppressed": report.suppressed,
         "baselined": report.baselined,
     }
@@ -400,6 +427,7 @@ def _run_properties(report: Report) -> dict:
         "declared": list(report.declared),
         "inEffectAtFrom": _in_effect_record(report),
         "coverage": coverage.record(report.coverage, options),
+        "declaredNotReadable": list(report.declared_not_readable),
     }
 
 
@@ -572,6 +600,14 @@ def _invocation(report: Report) -> dict:
                 "locations": [_physical_location(skipped.path, 1)],
             }
             for skipped in report.not_regular
+        ]
+        + [
+            {
+                "level": "note",
+                "message": {"text": note.reason.text(report.options.lang)},
+                "locations": [_physical_location(note.path, note.line)],
+            }
+            for note in report.read_otherwise
         ],
     }
 
@@ -593,6 +629,10 @@ def github_annotations(report: Report) -> list[str]:
         for e in report.errors
     ]
     lines += [github_command("notice", e.reason.text(lang), file=e.path, title="releasekb") for e in report.not_regular]
+    lines += [
+        github_command("notice", e.reason.text(lang), file=e.path, line=e.line, title="releasekb")
+        for e in report.read_otherwise
+    ]
     lines += [github_command("notice", note, title="releasekb") for note in scope_notes(report, not_described=False)]
     lines += [github_log_line(_header(report)), github_log_line(summary_line(report))]
     return [*lines, github_command("notice", coverage_statement(report), title="releasekb")]

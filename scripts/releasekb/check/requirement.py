@@ -10,10 +10,13 @@ directory, every folder up to it (`check src/` from a repository's root reads it
 - setup.cfg: `[options] install_requires` and `[options.extras_require]`;
 - requirements*.txt and requirements/*.txt;
 - the METADATA of an unpacked wheel (`*.dist-info`, when the folder holds exactly one) and the
-  PKG-INFO of an unpacked source distribution (`Requires-Dist`).
+  PKG-INFO of an unpacked source distribution (`Requires-Dist`);
+- setup.py: the `install_requires` and `extras_require` of its `setup(...)` call, read from its
+  syntax tree, never run (setup_py.py). A value computed when it runs (a function's result, a
+  file read, a list built up) cannot be known: it is listed as not readable (`Computed`).
 
-setup.py is code and is not run; Poetry's own dependency tables are not PEP 508 and are not read.
-Requirements are parsed with `packaging`, as pip parses them.
+Poetry's own dependency tables are not PEP 508 and are not read. Requirements are parsed with
+`packaging`, as pip parses them.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from packaging.version import InvalidVersion, Version
 
 from releasekb.check.messages import Message, message
 from releasekb.check.scan.reading import NotRead, read_regular_text
+from releasekb.check.setup_py import Computed, setup_py_requirements
 
 # A packaging file is read whole; the largest in practice (a METADATA with a long description)
 # are a few hundred KB. A larger one is reported unreadable, as a pipe or a device is.
@@ -77,11 +81,21 @@ def project_folders(paths: list[str], cwd: Path) -> list[Path]:
     return list(folders)
 
 
-def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], list[Unreadable]]:
-    """Every requirement on `distribution` in the packaging files of `folders`, and the files
-    that could not be read."""
+@dataclass(frozen=True)
+class NotLiteral:
+    """A declaration whose value setup.py computes when it runs: what it requires is not known."""
+
+    file: Path
+    line: int
+    field: str  # install_requires, extras_require, or the `**name` the call takes its arguments from
+
+
+def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], list[Unreadable], list[NotLiteral]]:
+    """Every requirement on `distribution` in the packaging files of `folders`, the files that
+    could not be read, and the declarations of a setup.py that cannot be read without running it."""
     found: list[Declared] = []
     unreadable: list[Unreadable] = []
+    computed: list[NotLiteral] = []
     wanted = canonicalize_name(distribution)
     for file, reader in _packaging_files(folders):
         try:  # a regular file within its limit: a pipe or /dev/zero is not read
@@ -97,10 +111,13 @@ def declared(folders: list[Path], distribution: str) -> tuple[list[Declared], li
             unreadable.append(Unreadable(file, error.line, error.reason))
             continue
         for line, requirement_text in lines:
+            if isinstance(requirement_text, Computed):
+                computed.append(NotLiteral(file, line, requirement_text.field))
+                continue
             requirement = _requirement(requirement_text)
             if requirement is not None and canonicalize_name(requirement.name) == wanted:
                 found.append(Declared(requirement_text.strip(), file, line, requirement.specifier))
-    return found, unreadable
+    return found, unreadable, computed
 
 
 def allows_before(specifier: SpecifierSet, needed: str) -> bool:
@@ -164,7 +181,13 @@ def _packaging_files(folders: list[Path]):
     """(file, reader) for every packaging file of `folders`; a reader turns a file's text into
     (line, requirement text) pairs."""
     for folder in folders:
-        for name, reader in (("pyproject.toml", _pyproject), ("setup.cfg", _setup_cfg), ("PKG-INFO", _metadata)):
+        readers = (
+            ("pyproject.toml", _pyproject),
+            ("setup.cfg", _setup_cfg),
+            ("setup.py", _setup_py),
+            ("PKG-INFO", _metadata),
+        )
+        for name, reader in readers:
             if (folder / name).is_file():
                 yield folder / name, reader
         for file in [*sorted(folder.glob("requirements*.txt")), *sorted(folder.glob("requirements/*.txt"))]:
@@ -218,6 +241,14 @@ def _setup_cfg(text: str) -> list[tuple[int, str]]:
         values += [value for _, value in parser.items("options.extras_require")]
     items = [item.strip() for value in values for item in value.splitlines() if item.strip()]
     return [(_line_of(text, item), item) for item in items if not item.startswith("#")]
+
+
+def _setup_py(text: str) -> list[tuple[int, str | Computed]]:
+    try:
+        return setup_py_requirements(text)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        raise _BadFile(line, message("requirements_invalid_setup_py", why=f"line {line}: {error.msg}")) from None
 
 
 def _requirements_txt(text: str) -> list[tuple[int, str]]:

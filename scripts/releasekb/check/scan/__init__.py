@@ -7,16 +7,19 @@ comments are handled the way Python sees them; other files (C++ sources named by
 are searched for whole tokens such as `torch::class_`. A call's use records how it passes its
 arguments (`CallArguments`), so that a change that concerns only some calls can be told apart;
 relative imports resolve against the package a file is in (found from `__init__.py` files), and
-the bodies of module-level functions see the whole module, as they do when they run.
+the bodies of module-level functions see the whole module, as they do when they run. A file the
+running Python cannot parse is old code, read as it was written: its older syntax rewritten on its
+lines, or else by tokens (`ScanResult.read_otherwise` says which).
 
 Everything here is standard library only and every worker argument is picklable, so a large
 tree can be scanned in a process pool.
 
 The package, one job per module, from the bottom up: `model` (the public data), `targets` (what
 to look for, indexed), `suppressions` (ignore comments), `decoding` (bytes to a syntax tree),
-`scopes` (what names stand for), `analyzer` (the Python analysis), `notebooks`, `tokens` (other
-files), `reading` (a regular file only, within the size limit, never blocking), `jobs` and `files`
-(one file), `walk` (finding the files) and `pool` (running them).
+`scopes` (what names stand for), `old_code` (syntax today's Python refuses), `analyzer` (the
+Python analysis), `notebooks`, `tokens` (other files), `reading` (a regular file only, within the
+size limit, never blocking), `jobs` and `files` (one file), `walk` (finding the files) and `pool`
+(running them).
 """
 
 from __future__ import annotations
@@ -28,7 +31,16 @@ from pathlib import Path
 
 from releasekb.check.messages import Message
 from releasekb.check.scan.jobs import NOT_REGULAR, Job, Outcome
-from releasekb.check.scan.model import CONFIDENCE_LEVELS, CallArguments, FileError, Roots, ScanResult, Target, Use
+from releasekb.check.scan.model import (
+    CONFIDENCE_LEVELS,
+    READ_OTHERWISE,
+    CallArguments,
+    FileError,
+    Roots,
+    ScanResult,
+    Target,
+    Use,
+)
 from releasekb.check.scan.pool import PARALLEL_THRESHOLD, run_jobs
 from releasekb.check.scan.targets import COMMON_METHOD_NAMES, build_config
 from releasekb.check.scan.walk import DEFAULT_SKIPPED_DIRS, collect, normalise_patterns
@@ -86,6 +98,7 @@ def scan(
     found, errors = collect(paths, normalise_patterns(include), normalise_patterns(exclude))
     uses: list[Use] = []
     not_regular: list[FileError] = []
+    read_otherwise: list[FileError] = []
     counts: Counter[str] = Counter()
     workers = jobs or os.cpu_count() or 1
 
@@ -95,11 +108,14 @@ def scan(
     for status, file_uses, file_errors in run(found) if cache is None else cache.outcomes(found, config, run):
         counts[status] += 1
         uses.extend(file_uses)
-        (not_regular if status == NOT_REGULAR else errors).extend(file_errors)
+        read_otherwise.extend(note for note in file_errors if note.reason.kind in READ_OTHERWISE)
+        problems = [error for error in file_errors if error.reason.kind not in READ_OTHERWISE]
+        (not_regular if status == NOT_REGULAR else errors).extend(problems)
     return ScanResult(
         uses=sorted(uses, key=_use_order),
         errors=sorted(errors, key=lambda error: (error.path, error.line, error.message)),
         files_scanned=counts["scanned"],
         files_skipped=counts["skipped"],
         not_regular=sorted(not_regular, key=lambda error: error.path),
+        read_otherwise=sorted(read_otherwise, key=lambda error: error.path),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import functools
 import itertools
 import re
 from collections.abc import Iterator, Sequence
@@ -15,6 +16,7 @@ from releasekb.check.scan import decoding
 from releasekb.check.scan.decoding import NEWLINE, decode_python, deep_recursion
 from releasekb.check.scan.jobs import Job, Outcome, failed
 from releasekb.check.scan.model import CONFIDENCE_LEVELS, RANK, CallArguments, Target, Use
+from releasekb.check.scan.old_code import scan_old_code
 from releasekb.check.scan.scopes import SHADOW, Binding, Resolution, Scope, Star, argument_names, names_bound_by
 from releasekb.check.scan.suppressions import NO_SUPPRESSION, python_suppressions
 from releasekb.check.scan.targets import (
@@ -165,6 +167,11 @@ class PythonAnalyzer:
         self.calling: ast.expr | None = None
         # Bodies of functions defined at module level, walked when the module's body has run (see _function).
         self.deferred: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, Scope, int]] | None = []
+        # Where the statement being walked is, (cell or 0, line), and every module-level binding of
+        # a name with where it was made: a deferred body sees the module's last binding of a name,
+        # but the import to name for a use is the one that had bound it by the use's line.
+        self.position = (0, 0)
+        self.module_history: dict[str, list[tuple[tuple[int, int], Binding]]] = {}
 
     # -- entry point and reporting ------------------------------------------------------------
 
@@ -280,6 +287,8 @@ class PythonAnalyzer:
         elif scope.kind == "function" and name in scope.declared_nonlocal:
             scope = self._enclosing_owner(name) or scope
         scope.bindings[name] = binding
+        if scope is self.module and binding.qualname is not None:
+            self.module_history.setdefault(name, []).append((self.position, binding))
 
     def _enclosing_owner(self, name: str) -> Scope | None:
         scope = self.scope.parent
@@ -358,7 +367,20 @@ class PythonAnalyzer:
             return self._resolve_star(node.id, suffix, written)
         if binding.qualname is None:
             return None
+        if self.deferred is None and binding is self.module.bindings.get(node.id):
+            binding = self._bound_by_then(node.id, binding, (self.cell or 0, node.lineno))
         return Resolution(binding.qualname + suffix, written, binding.how, binding.confidence)
+
+    def _bound_by_then(self, name: str, binding: Binding, position: tuple[int, int]) -> Binding:
+        """In a deferred body, the module binding of `name` that stands for the same API and had been
+        made by `position` (`import torch` at line 1 for a use at line 10, rather than `import
+        torch.fft` at line 20, which binds the same name later); `binding` when none had been."""
+        earlier, latest = binding, None
+        for where, candidate in self.module_history.get(name, ()):
+            same = candidate.qualname == binding.qualname and candidate.confidence == binding.confidence
+            if same and where <= position and (latest is None or where >= latest):
+                earlier, latest = candidate, where
+        return earlier
 
     def _resolve_star(self, name: str, suffix: str, written: str) -> Resolution | None:
         """An unbound name may come from a star import, but only a name we are looking for is assumed to."""
@@ -384,6 +406,7 @@ class PythonAnalyzer:
     def _statements(self, body: Sequence[ast.stmt]) -> None:
         handlers = _STATEMENT_HANDLERS
         for statement in body:
+            self.position = (self.cell or 0, statement.lineno)
             handler = handlers.get(type(statement))
             if handler is None:
                 self._children(statement)
@@ -782,11 +805,20 @@ def scan_python(job: Job, data: bytes, config: Config) -> Outcome:
     tree, failure = decoding.parse(text, job.rel)
     if tree is None:
         line, why = failure
-        return failed(job.rel, line, message("not_python", why=why))
-    analyzer = PythonAnalyzer(config, job.rel, job.package)
+        if not decoding.syntax_error(failure):
+            return failed(job.rel, line, message("not_python", why=why))
+        try:  # old code, valid in the Python it was written for: read it as it was written
+            return scan_old_code(job.rel, text, why, config, functools.partial(_analysed, job, config))
+        except RecursionError:
+            return failed(job.rel, 1, message("too_deep"))
     try:
-        with deep_recursion():
-            analyzer.run(tree, text)
+        return ("scanned", _analysed(job, config, tree, text), [])
     except RecursionError:
         return failed(job.rel, 1, message("too_deep"))
-    return ("scanned", analyzer.uses, [])
+
+
+def _analysed(job: Job, config: Config, tree: ast.Module, text: str) -> list[Use]:
+    analyzer = PythonAnalyzer(config, job.rel, job.package)
+    with deep_recursion():
+        analyzer.run(tree, text)
+    return analyzer.uses

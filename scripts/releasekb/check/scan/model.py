@@ -80,16 +80,24 @@ class FileError:
         return self.reason.text()
 
 
+# The messages that say how old code was read (old_code.py), with the method each names: a
+# FileError of one of these kinds is a note on a file (or cell) that was checked, not a problem.
+READ_OTHERWISE = {"read_rewritten": "rewritten", "cell_read_rewritten": "rewritten", "read_by_tokens_file": "tokens"}
+
+
 @dataclass(frozen=True)
 class ScanResult:
-    """Every use found, every file that could not be read, how many files were looked at, and the
-    paths that are not regular files (pipes, devices, sockets: skipped unread, `line` 0)."""
+    """Every use found, every file that could not be read, how many files were looked at, the
+    paths that are not regular files (pipes, devices, sockets: skipped unread, `line` 0), and the
+    files of old code read another way (see old_code.py)."""
 
     uses: list[Use]
     errors: list[FileError]
     files_scanned: int
     files_skipped: int
     not_regular: list[FileError] = field(default_factory=list)
+    # files today's Python cannot parse, read with their old syntax rewritten or by tokens: how and why
+    read_otherwise: list[FileError] = field(default_factory=list)
 
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")

@@ -14,6 +14,7 @@ from releasekb.check.scan.analyzer import PythonAnalyzer
 from releasekb.check.scan.decoding import decode_utf8, deep_recursion
 from releasekb.check.scan.jobs import SKIPPED, Job, Outcome, failed
 from releasekb.check.scan.model import FileError
+from releasekb.check.scan.old_code import columns_as_written, parse_rewritten, rewritten_note
 from releasekb.check.scan.targets import (
     Config,
 )
@@ -136,13 +137,23 @@ def scan_notebook(job: Job, data: bytes, config: Config) -> Outcome:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         tree, source, failure = _cell_tree(cell_source(cell), job.rel)
-        if failure is not None:
+        old = None if failure is None or not decoding.syntax_error(failure) else parse_rewritten(source, job.rel)
+        if old is not None:  # old code, a Python 2 `print x`: read as it was written (old_code.py)
+            tree, fixed = old
+            forms = rewritten_note(fixed)
+            errors.append(
+                FileError(job.rel, failure[0], message("cell_read_rewritten", cell=index, why=failure[1], forms=forms))
+            )
+        elif failure is not None:
             errors.append(FileError(job.rel, failure[0], message("cell_not_python", cell=index, why=failure[1])))
         if tree is None:
             continue
+        first = len(analyzer.uses)
         try:
             with deep_recursion():
-                analyzer.run(tree, source, cell=index)
+                analyzer.run(tree, source if old is None else old[1].text, cell=index)
         except RecursionError:
             errors.append(FileError(job.rel, 1, message("cell_too_deep", cell=index)))
+        if old is not None:
+            analyzer.uses[first:] = columns_as_written(analyzer.uses[first:], old[1])
     return ("scanned", analyzer.uses, errors)
