@@ -11,6 +11,7 @@ import functools
 import http.server
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -82,13 +83,24 @@ class StaticHost(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
+class _StaticServer(http.server.ThreadingHTTPServer):
+    """A reader that leaves a page mid-transfer (the browser cancels a request it no longer
+    needs) is not an error: say nothing, as a static host does, rather than print a traceback."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipeError, ConnectionResetError...
+            return
+        super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def static_server(directory: Path, transfers: list[Transfer] | None = None) -> Iterator[str]:
     """`directory` served on 127.0.0.1 at a free port, as a static host would; yields its base
     URL. With `transfers`, every response sent is appended to it (see StaticHost)."""
     handler = functools.partial(StaticHost, directory=str(directory), transfers=transfers)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = _StaticServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
