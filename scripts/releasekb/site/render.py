@@ -33,15 +33,13 @@ from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
 from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, Relation, UntranslatedText, list_text
+from releasekb.kb.page_kinds import PageKind, page_kinds, template_folders
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import (
     ABOUT,
     ABOUT_LEVELS_ANCHOR,
-    CHANGELOG,
     FEATURES_INDEX,
     FILTER_TEXT_FILE,
-    RELEASES_INDEX,
-    STABILITY_INDEX,
     UPGRADE,
     badge_path,
     feature_path,
@@ -216,14 +214,7 @@ def not_found_page(root_url: str, languages: tuple[str, ...], data_dir: Path | N
                 "features_list": home + FILTER_TEXT_FILE,
                 "features_prefix": page_url(FEATURES_INDEX),
                 "links": [
-                    (home + page_url(path), key)
-                    for path, key in (
-                        (RELEASES_INDEX, "nav_releases"),
-                        (FEATURES_INDEX, "nav_features"),
-                        (STABILITY_INDEX, "nav_stability"),
-                        (CHANGELOG, "nav_changelog"),
-                        (UPGRADE, "not_found_upgrade"),
-                    )
+                    (home + page_url(kind.path), kind.not_found_key) for kind in page_kinds() if kind.not_found_key
                 ],
             }
         )
@@ -251,11 +242,17 @@ def bytecode_cache() -> jinja2.FileSystemBytecodeCache:
     return jinja2.FileSystemBytecodeCache(pattern=f"__releasekb_{key.hexdigest()[:16]}_%s.cache")
 
 
-@cache
 def environment() -> jinja2.Environment:
-    """One environment per process: Jinja compiles each template once and keeps it."""
+    """One environment per process (and set of registered templates folders): Jinja compiles
+    each template once and keeps it."""
+    return _environment(template_folders())
+
+
+@cache
+def _environment(folders: tuple[Path, ...]) -> jinja2.Environment:
+    """folders: those of the registered page kinds' templates, searched after the package's."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        loader=jinja2.FileSystemLoader([TEMPLATES_DIR, *folders]),
         undefined=jinja2.StrictUndefined,
         # finalize escapes every printed value for HTML; autoescape makes macro
         # output Markup, so it is not escaped a second time.
@@ -335,7 +332,7 @@ def render_pages(
             **page.context,
         }
         body = env.get_template(page.template).render(context)
-        texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings))
+        texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings), page.kind.searched)
         links[page.path] = frozenset(helpers.linked)
     filter_texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
     texts[FILTER_TEXT_FILE] = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -346,12 +343,8 @@ def page_description(page: Page, catalog: Catalog, lang: str, strings: dict[str,
     """One line that says what a page holds (its front matter's `description`, the page's
     <meta name="description">): the release's or feature's own summary, the level's meaning,
     else what the site is about."""
-    if "release" in page.context:
-        text = page.context["release"].summary[lang]
-    elif "feature" in page.context:
-        text = page.context["feature"].latest.summary[lang]
-    elif "level" in page.context:
-        text = page.context["level"].description[lang]
+    if page.kind.description is not None:
+        text = page.kind.description(page.context, lang)
     else:
         text = strings["site_description"].format(product=catalog.product_name[lang])
     text = " ".join(text.replace("`", "").split())
@@ -365,12 +358,15 @@ DESCRIPTION_LENGTH = 200
 _TITLE_LINE = re.compile(r"^# (.*) \{#_title\}$", re.M)
 
 
-def with_front_matter(body: str, description: str) -> str:
+def with_front_matter(body: str, description: str, searched: bool = True) -> str:
     """The page with its title and description in its front matter, where every engine reads
-    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown)."""
+    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown), and,
+    for a kind of page search leaves out, Material's `search: {exclude: true}`."""
     title = _TITLE_LINE.search(body)
     meta = {"title": text_of(title[1]) if title else "", "description": description}
     lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items() if value)
+    if not searched:
+        lines += "search:\n  exclude: true\n"
     if body.startswith("---\n"):
         return "---\n" + lines + body[4:]
     return "---\n" + lines + "---\n" + body
@@ -386,16 +382,14 @@ def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
 
 
 def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
-    """{path: title} of the index pages, as their templates' headings say them in a language:
-    the 404 page names the navigation in every language (test_render checks the two agree)."""
-    strings = interface_strings(lang, catalog.data_dir)
-    return {
-        urls.HOME: catalog.site_name[lang],
-        urls.RELEASES_INDEX: strings["releases_title"],
-        urls.FEATURES_INDEX: strings["features_title"],
-        urls.STABILITY_INDEX: strings["stability_title"],
-        urls.CHANGELOG: strings["changelog_title"],
-    }
+    """{path: title} of the pages in the navigation, as their templates' headings say them in a
+    language: the 404 page names the navigation in every language (test_render checks the two agree)."""
+    return {kind.path: kind.nav_title(catalog, lang) for kind in navigation_kinds()}
+
+
+def navigation_kinds() -> list[PageKind]:
+    """The kinds of page the navigation lists (the overviews with a title), in the registry's order."""
+    return [kind for kind in page_kinds() if kind.path and (kind.title or kind.nav_title_key)]
 
 
 # The index pages (and the feed) templates link to, by name: paths.RELEASES_INDEX and the like.

@@ -1,0 +1,125 @@
+"""Kinds of page in one registry (kb/page_kinds.py): every consumer loops over it, and a package
+adds a kind as CONTRIBUTING.md ("Adding a page kind") shows, with nothing else to edit."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURE_RELEASES, command_env, copy_project, page_html, run_releasekb, search_pages
+from releasekb.kb import page_kinds
+from releasekb.kb.page_kinds import PageKind
+from releasekb.kb.pages import pages
+from releasekb.site import incremental, search
+from releasekb.site.render import index_titles, not_found_page
+
+# The example of CONTRIBUTING.md, as a package would ship it: a module naming the kind and its
+# template, and an entry point in the group releasekb reads.
+DIGEST_MODULE = """
+from pathlib import Path
+
+from releasekb.kb.page_kinds import PageKind
+
+DIGEST = PageKind(
+    "digest",
+    "digest.html.j2",
+    path="changelog/digest.md",
+    title=lambda catalog, lang: {"en": "Digest", "zh": "摘要"}[lang],
+    description=lambda context, lang: "Every release in one line each.",
+    searched=False,
+    templates=Path(__file__).parent / "templates",
+)
+"""
+DIGEST_TEMPLATE = """\
+{{ heading(1, "Digest", "_title") }}
+<ul class="digest">
+{% for release in catalog.releases %}
+<li><a href="{{ href(release_path(release.version)) }}">{{ release.display_name[lang] }}</a></li>
+{% endfor %}
+</ul>
+"""
+
+
+def digest_package(folder: Path) -> Path:
+    """An installed package offering the digest kind: its module, its template and its entry point."""
+    (folder / "digest_kind" / "templates").mkdir(parents=True)
+    (folder / "digest_kind" / "__init__.py").write_text(textwrap.dedent(DIGEST_MODULE), encoding="utf-8")
+    (folder / "digest_kind" / "templates" / "digest.html.j2").write_text(DIGEST_TEMPLATE, encoding="utf-8")
+    metadata = folder / "digest_kind-1.0.dist-info"
+    metadata.mkdir()
+    (metadata / "METADATA").write_text("Metadata-Version: 2.1\nName: digest-kind\nVersion: 1.0\n", encoding="utf-8")
+    (metadata / "entry_points.txt").write_text(
+        f"[{page_kinds.ENTRY_POINT_GROUP}]\ndigest = digest_kind:DIGEST\n", encoding="utf-8"
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def digest_site(tmp_path_factory) -> Path:
+    """The fixture data's site, built with the digest package installed (on the path)."""
+    package = digest_package(tmp_path_factory.mktemp("digest-package"))
+    project = copy_project(tmp_path_factory.mktemp("digest-site"), FIXTURE_RELEASES)
+    env = command_env()
+    env["PYTHONPATH"] = str(package) + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    result = run_releasekb(project, "build", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project / "site"
+
+
+def test_a_registered_page_kind_is_built_in_every_language(digest_site, fixture_catalog):
+    """The kind's page is rendered from its own template with the shared helpers, in every
+    language, with its description, and search leaves it out as its kind says."""
+    releases = [release.version for release in fixture_catalog.releases]
+    for prefix in ("", "zh/"):
+        html = page_html(digest_site, prefix + "changelog/digest")
+        assert '<ul class="digest">' in html
+        for version in releases:
+            assert f'href="../../releases/{version}/"' in html
+        assert '<meta name="description" content="Every release in one line each.">' in html
+        assert "changelog/digest/" not in search_pages(digest_site, prefix)
+        assert "releases/" + releases[0] + "/" in search_pages(digest_site, prefix)  # search did run
+
+
+def test_a_registered_kind_reaches_every_consumer(fixture_catalog, tmp_path):
+    """Registered in process: the pages, the navigation's titles and the 404 page list it, an
+    edit renders it again as the overview it is, and search gives it the facts its kind makes."""
+    (tmp_path / "digest.html.j2").write_text(DIGEST_TEMPLATE, encoding="utf-8")
+    kind = PageKind(
+        "digest",
+        "digest.html.j2",
+        path="changelog/digest.md",
+        title=lambda catalog, lang: "Digest",
+        not_found_key="nav_changelog",
+        search_facts=lambda context, catalog, lang: (("parts", "0"),),
+        templates=tmp_path,
+    )
+    page_kinds.register(kind)
+    try:
+        site_pages = pages(fixture_catalog)
+        assert [page.path for page in site_pages if page.kind is kind] == ["changelog/digest.md"]
+        assert index_titles(fixture_catalog, "en")["changelog/digest.md"] == "Digest"
+        links = not_found_page("/", fixture_catalog.languages)["languages"][0]["links"]
+        assert links[-1] == ("/changelog/digest/", "nav_changelog")
+        unchanged = {page.path: frozenset() for page in site_pages}
+        assert "changelog/digest.md" in incremental.pages_to_render(site_pages, set(), unchanged)
+        assert search.page_facts(fixture_catalog, "en")["changelog/digest.md"] == (("parts", "0"),)
+    finally:
+        page_kinds.unregister("digest")
+    assert "changelog/digest.md" not in {page.path for page in pages(fixture_catalog)}
+
+
+def test_an_entry_point_that_names_no_page_kind_is_refused_in_one_sentence(tmp_path, monkeypatch):
+    package = digest_package(tmp_path)
+    entry_points = package / "digest_kind-1.0.dist-info" / "entry_points.txt"
+    entry_points.write_text(entry_points.read_text().replace("digest_kind:DIGEST", "textwrap:dedent"))
+    monkeypatch.syspath_prepend(str(package))
+    monkeypatch.setattr(page_kinds, "_entry_points_read", False)
+    monkeypatch.setattr(page_kinds, "_KINDS", list(page_kinds._BUILT_IN))
+    with pytest.raises(page_kinds.PageKindError) as refused:
+        page_kinds.page_kinds()
+    assert str(refused.value) == (
+        "the entry point 'digest = textwrap:dedent' (releasekb.page_kinds) names function, "
+        "where a releasekb.kb.page_kinds.PageKind was expected"
+    )
