@@ -1,5 +1,6 @@
 """Kinds of page in one registry (kb/page_kinds.py): every consumer loops over it, and a package
-adds a kind as CONTRIBUTING.md ("Adding a page kind") shows, with nothing else to edit."""
+adds a kind as CONTRIBUTING.md ("Adding a page kind") shows, with nothing else to edit. And the
+markup the page helpers print, in templates a team can replace."""
 
 from __future__ import annotations
 
@@ -8,12 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURE_RELEASES, command_env, copy_project, page_html, run_releasekb, search_pages
+from helpers import (
+    FIXTURE_RELEASES,
+    catalog_of,
+    command_env,
+    copy_project,
+    fixture_data,
+    page_html,
+    run_releasekb,
+    search_pages,
+    write_tree,
+)
+from releasekb.common.i18n import interface_strings
 from releasekb.kb import page_kinds
 from releasekb.kb.page_kinds import PageKind
 from releasekb.kb.pages import pages
-from releasekb.site import incremental, search
-from releasekb.site.render import index_titles, not_found_page
+from releasekb.site import incremental, render, search
+from releasekb.site.render import index_titles, not_found_page, render_language
 
 # The example of CONTRIBUTING.md, as a package would ship it: a module naming the kind and its
 # template, and an entry point in the group releasekb reads.
@@ -123,3 +135,45 @@ def test_an_entry_point_that_names_no_page_kind_is_refused_in_one_sentence(tmp_p
         "the entry point 'digest = textwrap:dedent' (releasekb.page_kinds) names function, "
         "where a releasekb.kb.page_kinds.PageKind was expected"
     )
+
+
+# Markup in templates (issue 39, item 6): the badges and admonitions the helpers print come from
+# templates/markup/, which a team's data folder can replace, as its locales/ replace strings.
+TEAM_BADGE = '<em class="team-badge" data-level="{{ level.key|attr }}">{{ name }}</em>'
+TEAM_MIGRATION = '<aside class="team-migration">{{ t.migration }}: {{ text }}</aside>\n'
+
+
+def test_a_team_template_replaces_the_markup_of_a_badge_and_an_admonition(tmp_path, fixture_catalog):
+    data = fixture_data(tmp_path / "data")
+    write_tree(
+        data, {"templates/markup/badge.html.j2": TEAM_BADGE, "templates/markup/migration.html.j2": TEAM_MIGRATION}
+    )
+    theirs = render_language(catalog_of(data), "en")
+    ours = render_language(fixture_catalog, "en")
+    levels = [key for key in fixture_catalog.levels if f'rkb-level-{key}" title=' in ours[f"stability/{key}.md"]]
+    assert levels  # each level's page shows its badge with its description
+    for key in levels:
+        name = fixture_catalog.levels[key].name["en"]
+        assert f'<em class="team-badge" data-level="{key}">{name}</em>' in theirs[f"stability/{key}.md"]
+        assert f'rkb-level-{key}" title=' not in theirs[f"stability/{key}.md"]
+    advice = interface_strings("en")["migration"]
+    with_migration = [path for path, text in ours.items() if 'class="admonition tip"' in text]
+    assert with_migration
+    for path in with_migration:
+        assert 'class="admonition tip"' not in theirs[path]
+        shown = f'<aside class="team-migration">{advice}: '
+        assert theirs[path].count(shown) == ours[path].count("admonition tip")
+
+
+def test_the_helpers_every_page_shares_are_made_once_per_language(fixture_catalog, monkeypatch):
+    made = []
+    functions = render._PageHelpers.functions
+
+    def spy(helpers):
+        made.append(helpers.path)
+        return functions(helpers)
+
+    monkeypatch.setattr(render._PageHelpers, "functions", spy)
+    texts = render_language(fixture_catalog, "en")
+    assert len(made) == 1
+    assert len([path for path in texts if path.endswith(".md")]) == len(pages(fixture_catalog)) > 1

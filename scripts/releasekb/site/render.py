@@ -55,6 +55,10 @@ from releasekb.kb.urls import (
 from releasekb.site import svg
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+# A team's own templates, in its data folder beside project.yaml (as its interface strings are in
+# locales/): a file there replaces the package's of the same name, a page's template or a piece
+# of markup the helpers print (`markup/badge.html.j2`). Read once per process, as the package's.
+TEAM_TEMPLATES = "templates"
 
 
 def escape_text(value: object) -> Markup:
@@ -242,17 +246,20 @@ def bytecode_cache() -> jinja2.FileSystemBytecodeCache:
     return jinja2.FileSystemBytecodeCache(pattern=f"__releasekb_{key.hexdigest()[:16]}_%s.cache")
 
 
-def environment() -> jinja2.Environment:
-    """One environment per process (and set of registered templates folders): Jinja compiles
-    each template once and keeps it."""
-    return _environment(template_folders())
+def environment(data_dir: Path | None = None) -> jinja2.Environment:
+    """The templates' environment, one per process and set of templates folders (Jinja compiles
+    each template once and keeps it): a team's own (`data_dir`'s TEAM_TEMPLATES, when it has
+    them), the package's, then those of the registered page kinds."""
+    team = Path(data_dir) / TEAM_TEMPLATES if data_dir is not None else None
+    own = (team,) if team is not None and team.is_dir() else ()
+    return _environment((*own, TEMPLATES_DIR, *template_folders()))
 
 
 @cache
 def _environment(folders: tuple[Path, ...]) -> jinja2.Environment:
-    """folders: those of the registered page kinds' templates, searched after the package's."""
+    """folders: where templates are looked up, the first that has one winning."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([TEMPLATES_DIR, *folders]),
+        loader=jinja2.FileSystemLoader(list(folders)),
         undefined=jinja2.StrictUndefined,
         # finalize escapes every printed value for HTML; autoescape makes macro
         # output Markup, so it is not escaped a second time.
@@ -312,25 +319,26 @@ def render_pages(
     them. None: every row is rendered.
     url_lang: the language whose address prefix permanent links take (default: lang); a
     section of another site (plugin.py) has its pages at the section's root in any language."""
-    env = environment()
+    env = environment(catalog.data_dir)
     strings = interface_strings(lang, catalog.data_dir)
     texts, links, badges = {}, {}, {}
     rows = Rows() if rows is None else rows
+    # the helpers and the context every page shares, made once: each page only moves them to its path
+    helpers = _PageHelpers("", lang, strings, site_url, badges, url_lang or lang, rows, catalog.languages, env)
+    shared = {
+        "catalog": catalog,
+        "lang": lang,
+        "t": strings,
+        "paths": _PATHS,
+        "svg": svg,
+        "heading": heading,
+        **helpers.functions(),
+    }
     for page in pages(catalog):
         if only is not None and page.path not in only:
             continue
-        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang, rows, catalog.languages)
-        context = {
-            "catalog": catalog,
-            "lang": lang,
-            "t": strings,
-            "page_path": page.path,
-            "paths": _PATHS,
-            "svg": svg,
-            "heading": heading,
-            **helpers.functions(),
-            **page.context,
-        }
+        helpers.start(page.path)
+        context = {**shared, "page_path": page.path, **page.context}
         body = env.get_template(page.template).render(context)
         texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings), page.kind.searched)
         links[page.path] = frozenset(helpers.linked)
@@ -448,7 +456,9 @@ class _PageHelpers:
         url_lang: str | None = None,
         rows: Rows | None = None,
         languages: tuple[str, ...] = (),
+        env: jinja2.Environment | None = None,
     ):
+        self.env = env or environment()
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
         self.languages = languages or (lang,)  # the knowledge base's: the first's pages have no prefix
         self.url_lang = url_lang or lang  # the language prefix of permanent links
@@ -456,6 +466,17 @@ class _PageHelpers:
         self.linked: set[str] = set()  # the pages this page links to
         self.rows = Rows() if rows is None else rows
         self._about_levels: Markup | None = None
+
+    def markup(self, template: str, **values) -> Markup:
+        """A piece of markup the helpers print (a badge, an admonition), from its template in
+        templates/markup/, which a team's TEAM_TEMPLATES can replace: `values` are what it shows."""
+        return Markup(self.env.get_template(f"markup/{template}.html.j2").render(values))
+
+    def start(self, path: str) -> None:
+        """Bind the helpers to the next page to render."""
+        self.path = path
+        self.linked = set()
+        self._about_levels = None
 
     def functions(self) -> dict:
         return {
@@ -585,10 +606,8 @@ class _PageHelpers:
             return Markup("")
         key = ("level", level.key)
         if key not in self.badges:
-            self.badges[key] = Markup(
-                f'<span class="rkb-badge rkb-level-{attr(level.key)}" title="{attr(level.description[self.lang])}">'
-                f"{escape_text(level.name[self.lang])}</span>"
-            )
+            name, description = escape_text(level.name[self.lang]), attr(level.description[self.lang])
+            self.badges[key] = self.markup("badge", level=level, name=name, description=description)
         return self.badges[key]
 
     def short_badge(self, level) -> Markup:
@@ -597,17 +616,14 @@ class _PageHelpers:
             return Markup("")
         key = ("short", level.key)
         if key not in self.badges:
-            self.badges[key] = Markup(
-                f'<span class="rkb-badge rkb-level-{attr(level.key)}">{escape_text(level.name[self.lang])}</span>'
-            )
+            self.badges[key] = self.markup("short_badge", level=level, name=escape_text(level.name[self.lang]))
         return self.badges[key]
 
     def change_badge(self, kind: str) -> Markup:
         key = ("change", kind)
         if key not in self.badges:
-            self.badges[key] = Markup(
-                f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
-            )
+            text = escape_text(self.strings["change_" + kind])
+            self.badges[key] = self.markup("change_badge", kind=f"change-{kind}", text=text)
         return self.badges[key]
 
     def entry_level(self, entry: Entry | None) -> Markup:
@@ -664,7 +680,7 @@ class _PageHelpers:
         key = ("removed", release.version)
         if key not in self.badges:
             text = self.strings["state_removed_in"].format(version=release.version)
-            self.badges[key] = Markup(f'<span class="rkb-badge rkb-change-removal">{escape_text(text)}</span>')
+            self.badges[key] = self.markup("change_badge", kind="change-removal", text=escape_text(text))
         return self.badges[key]
 
     def current_level(self, feature: Feature, short: bool = True) -> Markup:
@@ -736,17 +752,14 @@ class _PageHelpers:
 
     def migration(self, text: str) -> Markup:
         """A change's migration advice, as an admonition."""
-        return Markup(
-            f'<div class="admonition tip">\n<p class="admonition-title">{escape_text(self.strings["migration"])}</p>\n'
-            f"<p>{escape_text(text)}</p>\n</div>\n"
-        )
+        return self.markup("migration", t=self.strings, text=escape_text(text))
 
     def translation_note(self, item) -> Markup:
         """On a release or an entry whose translation in this language may be out of date (its
         English text changed since it was reviewed), a note saying so; else nothing."""
         if self.lang not in item.stale_languages:
             return Markup("")
-        return Markup(f'<p class="rkb-outdated">{escape_text(self.strings["translation_outdated"])}</p>\n')
+        return self.markup("translation_note", t=self.strings)
 
     def related_text(self, relation: Relation) -> Markup:
         """Why a feature page links to another: '`torch.fft` is also the name of an older API:'."""
