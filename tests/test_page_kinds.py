@@ -24,7 +24,8 @@ from releasekb.common.i18n import interface_strings
 from releasekb.kb import page_kinds
 from releasekb.kb.page_kinds import PageKind
 from releasekb.kb.pages import pages
-from releasekb.site import incremental, render, search
+from releasekb.site import incremental, publish, render, search
+from releasekb.site.outputs import OUTPUTS
 from releasekb.site.render import index_titles, not_found_page, render_language
 
 # The example of CONTRIBUTING.md, as a package would ship it: a module naming the kind and its
@@ -177,3 +178,23 @@ def test_the_helpers_every_page_shares_are_made_once_per_language(fixture_catalo
     texts = render_language(fixture_catalog, "en")
     assert len(made) == 1
     assert len([path for path in texts if path.endswith(".md")]) == len(pages(fixture_catalog)) > 1
+
+
+# The site's outputs in one registry (outputs.OUTPUTS): publish writes what each one's `files`
+# gives, and the paths each one states without making them are those files.
+
+
+@pytest.mark.parametrize("section", [False, True])
+def test_every_output_states_the_paths_it_writes_and_publish_writes_them_all(fixture_catalog, section):
+    for lang in fixture_catalog.languages:
+        written = publish.outputs(fixture_catalog, lang, "https://kb.example.org/", section=section)
+        wanted = [output for output in OUTPUTS if output.wanted(fixture_catalog, lang, section)]
+        made = {}
+        for output in wanted:
+            files = output.files(fixture_catalog, lang, "https://kb.example.org/", lambda: None)
+            assert set(files) == output.paths(fixture_catalog, lang, "https://kb.example.org/"), output.__name__
+            assert files and made.keys().isdisjoint(files), output.__name__  # each writes its own files
+            made.update(files)
+        assert written == made
+        assert set(written) == publish.output_paths(fixture_catalog, lang, "", section=section)
+    assert {output.__name__.rsplit(".", 1)[1] for output in OUTPUTS} == {"json_api", "badges", "inventory", "feed"}
