@@ -21,7 +21,7 @@ from helpers import (
     write_tree,
 )
 from releasekb.common.i18n import interface_strings
-from releasekb.kb import page_kinds
+from releasekb.kb import page_kinds, urls
 from releasekb.kb.page_kinds import PageKind
 from releasekb.kb.pages import pages
 from releasekb.site import incremental, publish, render, search
@@ -198,3 +198,21 @@ def test_every_output_states_the_paths_it_writes_and_publish_writes_them_all(fix
         assert written == made
         assert set(written) == publish.output_paths(fixture_catalog, lang, "", section=section)
     assert {output.__name__.rsplit(".", 1)[1] for output in OUTPUTS} == {"json_api", "badges", "inventory", "feed"}
+
+
+def test_the_url_scheme_names_the_pages_and_folders_of_the_registry_s_overviews():
+    """urls.FIXED_PAGES (the names no id may take) and urls.GENERATED_PATHS (what a build owns and
+    cleans) are the URL scheme's, which the registry cannot import: they must say what it says."""
+    overviews = [kind.path for kind in page_kinds.page_kinds() if kind.path]
+    assert set(overviews) == set(urls.FIXED_PAGES)
+    assert set(dict.fromkeys(path.split("/")[0] for path in overviews)) == set(urls.GENERATED_PATHS)
+
+
+def test_a_kind_outside_the_generated_folders_is_refused_in_one_sentence():
+    with pytest.raises(page_kinds.PageKindError) as refused:
+        page_kinds.register(PageKind("news", "news.html.j2", path="news/index.md"))
+    assert str(refused.value) == (
+        "the page kind 'news' has its page at news/index.md, outside the generated folders, which a build "
+        f"cleans (put it in one of: {', '.join(urls.GENERATED_PATHS)})"
+    )
+    assert "news" not in [kind.name for kind in page_kinds.page_kinds()]

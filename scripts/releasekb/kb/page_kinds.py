@@ -22,6 +22,7 @@ from releasekb.kb.urls import (
     CHANGELOG,
     FEATURES_INDEX,
     FILTER_TEXT_FILE,
+    GENERATED_PATHS,
     HOME,
     RELEASES_INDEX,
     STABILITY_INDEX,
@@ -262,6 +263,11 @@ def register(kind: PageKind) -> None:
     """Add a kind of page to every language's site. Its pages must lie in the generated folders
     (urls.GENERATED_PATHS), which the build owns and cleans; its template is looked up in
     `kind.templates` after the package's own templates. A kind of the same name is replaced."""
+    if kind.path and kind.path.split("/")[0] not in GENERATED_PATHS:
+        raise PageKindError(
+            f"the page kind '{kind.name}' has its page at {kind.path}, outside the generated folders, "
+            f"which a build cleans (put it in one of: {', '.join(GENERATED_PATHS)})"
+        )
     if kind.templates is not None and not Path(kind.templates).is_dir():
         raise PageKindError(f"the page kind '{kind.name}' names a templates folder that is not one: {kind.templates}")
     _KINDS[:] = [known for known in _KINDS if known.name != kind.name] + [kind]
