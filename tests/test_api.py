@@ -16,7 +16,7 @@ import sphobjinv
 from helpers import REAL_RELEASES
 from releasekb.kb import api
 from releasekb.kb.urls import API_SCHEMA, API_SCHEMA_VERSION
-from releasekb.site import publish
+from releasekb.site.outputs import feed as atom_feed
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -113,7 +113,7 @@ def test_atom_feed_lists_the_releases_newest_first(real_site, real_catalog, pref
 
 
 def feed_titles(catalog, lang: str) -> list[str]:
-    feed = ET.fromstring(publish.feed(catalog, lang, ""))
+    feed = ET.fromstring(atom_feed.feed(catalog, lang, ""))
     return [entry.find(f"{ATOM}title").text for entry in feed.findall(f"{ATOM}entry")]
 
 

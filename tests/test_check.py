@@ -30,8 +30,8 @@ from releasekb.common.i18n import interface_strings
 from releasekb.common.locales import placeholders
 from releasekb.kb import api, api_index, check_schema
 from releasekb.kb.pipeline import load_catalog
-from releasekb.site import publish
 from releasekb.site.contract import contract_addresses
+from releasekb.site.outputs import json_api
 
 run = run_check  # `releasekb --data KB check ARGS` in this process
 
@@ -77,7 +77,7 @@ def test_levels_are_the_whole_lifecycle_of_the_introducing_feature():
 
 
 def test_published_index_follows_the_api_schema_and_is_in_the_contract(real_catalog):
-    files = publish.api_files(real_catalog, "https://kb.example.org/")
+    files = json_api.api_files(real_catalog, "https://kb.example.org/")
     document = json.loads(files[api_index.INDEX_PATH])
     schema = api.schema()
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -512,7 +512,7 @@ def test_a_knowledge_base_without_code_roots_is_exit_2_saying_why(code, capsys, 
         f"add `code: {{roots: {{python: [acme]}}}}` to {kb / 'project.yaml'}\n"
     )
     index = tmp_path / "apis.json"  # a published index of that knowledge base says the same
-    index.write_bytes(publish.api_files(load_catalog(kb), "")[api_index.INDEX_PATH])
+    index.write_bytes(json_api.api_files(load_catalog(kb), "")[api_index.INDEX_PATH])
     status, out, err = run(capsys, ".", "--index", str(index))
     assert status == 2 and out == ""
     assert f"{index} declares no code roots, so no use of its APIs can be found in code: its knowledge base " in err
@@ -523,7 +523,7 @@ def test_a_knowledge_base_without_code_roots_is_exit_2_saying_why(code, capsys, 
 
 def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, capsys, tmp_path):
     code(**{"spectrum.py": FFT_CALL + "more = torch.fft.fft(signal)\nm = torch.Tensor.masked_copy_\n"})
-    files = publish.api_files(load_catalog(REAL_KB), "")
+    files = json_api.api_files(load_catalog(REAL_KB), "")
     index = tmp_path / "apis.json"
     index.write_bytes(files[api_index.INDEX_PATH])
     _, from_data = run_json(capsys, ".", "--from", "1.4", "--show-in-effect")
@@ -536,7 +536,7 @@ def test_the_published_index_gives_the_same_findings_as_the_data_folder(code, ca
 def test_the_index_needs_no_data_folder(code, tmp_path):
     folder = code(**{"spectrum.py": FFT_CALL})
     index = tmp_path / "apis.json"
-    index.write_bytes(publish.api_files(load_catalog(REAL_KB), "")[api_index.INDEX_PATH])
+    index.write_bytes(json_api.api_files(load_catalog(REAL_KB), "")[api_index.INDEX_PATH])
     result = subprocess.run(
         [sys.executable, "-m", "releasekb.cli", "check", ".", "--index", str(index)],
         cwd=folder,

@@ -32,7 +32,7 @@ from releasekb.cli import main
 from releasekb.common import safe_text
 from releasekb.kb import api_index
 from releasekb.kb.pipeline import load_catalog
-from releasekb.site import publish
+from releasekb.site.outputs import json_api
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_KB = ROOT / "releases"
@@ -46,7 +46,7 @@ HOSTILE = "\x1b]0;pwned\x07\x1b[31m\n::error::injected\n::add-mask::x\x9b31m\u20
 @pytest.fixture(scope="module")
 def real_index() -> dict:
     """The apis.json the site publishes for the real data."""
-    return json.loads(publish.api_files(load_catalog(REAL_KB), "")[api_index.INDEX_PATH])
+    return json.loads(json_api.api_files(load_catalog(REAL_KB), "")[api_index.INDEX_PATH])
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from releasekb.check.links import make_absolute, site_address
 from releasekb.common.problems import DataError
 from releasekb.kb import api_index
 from releasekb.kb.pipeline import load_catalog
-from releasekb.site import publish
+from releasekb.site.outputs import json_api
 
 CODE = "import torch\n\nspectrum = torch.fft(signal, 1)\n"
 ENTRY = "releases/1.7/#torch-fft-function"
@@ -60,7 +60,7 @@ def test_the_address_in_project_yaml_makes_every_link_absolute(checked_project, 
 
 def test_site_url_makes_the_links_of_a_site_relative_index_absolute(checked_project, tmp_path, capsys):
     index = tmp_path / "apis.json"
-    index.write_bytes(publish.api_files(load_catalog(REAL_RELEASES), "")[api_index.INDEX_PATH])
+    index.write_bytes(json_api.api_files(load_catalog(REAL_RELEASES), "")[api_index.INDEX_PATH])
     write_tree(checked_project, {"a.py": CODE})
     assert f"More: /{ENTRY}" in outputs(capsys, "--index", str(index))["text"]
     found = outputs(capsys, "--index", str(index), "--site-url", "https://kb.example.org")

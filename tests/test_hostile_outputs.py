@@ -22,6 +22,8 @@ from releasekb.common.safe_text import unsafe_character
 from releasekb.kb import query
 from releasekb.kb.catalog import ApiRef, Catalog
 from releasekb.site import publish, svg
+from releasekb.site.outputs import badges as feature_badges
+from releasekb.site.outputs import inventory as sphinx_inventory
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 # Sphinx's own reading of an inventory line (sphinx.util.inventory, version 2): name, domain:role,
@@ -47,7 +49,7 @@ def test_a_title_with_a_line_break_cannot_write_a_second_inventory_entry(tmp_pat
     injected = "No crash\nfeature-widgets std:label -1 https://evil.example/ Widgets\r\x0bmore"
     catalog.features["crash-on-empty-file"].first.title["en"] = injected
     catalog.site_name["en"] = "Acme\n# Version: 666"
-    header, entries = inventory_lines(publish.inventory(catalog, "en"))
+    header, entries = inventory_lines(sphinx_inventory.inventory(catalog, "en"))
     assert header[1:3] == ["# Project: Acme # Version: 666", f"# Version: {catalog.latest.version}"]
     assert len(entries) == len(catalog.releases) + len(catalog.features)
     names = [SPHINX_LINE.fullmatch(line).group(1) for line in entries]
@@ -63,7 +65,7 @@ def test_badges_are_valid_xml_whatever_an_api_name_or_level_holds(tmp_path, lang
     widget = catalog.features["widgets"].first
     widget.api_refs = (ApiRef(f"acme.wid{ESCAPES}get<&>\"'"),)
     catalog.levels["stable"].name[lang] = f"Stable{ESCAPES}"
-    badges = publish.badges(catalog, lang)
+    badges = feature_badges.badges(catalog, lang)
     for badge in badges.values():
         ET.fromstring(badge)  # raises on invalid XML
     title = ET.fromstring(badges["badges/widgets.svg"]).find("{http://www.w3.org/2000/svg}title").text

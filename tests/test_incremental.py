@@ -162,7 +162,7 @@ def test_an_edit_renders_only_what_shows_it(tmp_path):
     assert changed == {f"releases/{release['version']}.md", f"features/{entry['id']}.md"}
     links = render_pages(catalog, "en").links
     rendered = incremental.pages_to_render(pages(catalog), changed, links)
-    overviews = {page.path for page in pages(catalog) if page.template not in incremental.PER_ITEM_TEMPLATES}
+    overviews = {page.path for page in pages(catalog) if not page.kind.per_item}
     linking = {path for path, targets in links.items() if changed & targets}
     assert rendered == overviews | changed | linking
     assert len(rendered) < len(pages(catalog)) / 10

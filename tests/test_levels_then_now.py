@@ -26,7 +26,7 @@ from releasekb.common.i18n import interface_strings
 from releasekb.kb import api
 from releasekb.kb.query import print_table
 from releasekb.kb.urls import feature_path, level_path
-from releasekb.site.publish import badge
+from releasekb.site.outputs.badges import badge
 from releasekb.site.render import render_language
 
 LANGS = ["en", "zh"]

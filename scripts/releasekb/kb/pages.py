@@ -1,5 +1,5 @@
-"""The site's pages: which pages each language's tree has, made from which template, and the
-checks that need that list (a former address must lead to one of them).
+"""The site's pages: which pages each language's tree has (one per item of each kind in
+page_kinds.py's registry), and the checks that need that list (a former address must lead to one of them).
 
 The list is the same in every language. The renderer renders it, the URL contract and the
 redirect check read its addresses, and nothing else decides which pages exist.
@@ -7,68 +7,38 @@ redirect check read its addresses, and nothing else decides which pages exist.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from releasekb.common.problems import Problem, suggest
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.dataset import ValidatedData
-from releasekb.kb.urls import (
-    CHANGELOG,
-    FEATURES_INDEX,
-    FILTER_TEXT_FILE,
-    GENERATED_PATHS,
-    HOME,
-    RELEASES_INDEX,
-    STABILITY_INDEX,
-    UPGRADE,
-    address_path,
-    feature_path,
-    level_path,
-    page_url,
-    release_path,
-    split_address,
-)
+from releasekb.kb.page_kinds import REDIRECT, PageKind, page_kinds
+from releasekb.kb.urls import GENERATED_PATHS, page_url, split_address
 
-REDIRECT_TEMPLATE = "redirect.html.j2"
+REDIRECT_TEMPLATE = REDIRECT.template
 
 
 @dataclass(frozen=True)
 class Page:
     path: str  # inside a language tree, e.g. "releases/1.7.md"
-    template: str
+    kind: PageKind
     context: dict = field(default_factory=dict)
+
+    @property
+    def template(self) -> str:
+        return self.kind.template
 
 
 def pages(catalog: Catalog) -> list[Page]:
-    """Every generated page of one language tree (the same list for every language)."""
-    result = [
-        Page(HOME, "home.html.j2"),
-        Page(RELEASES_INDEX, "releases.html.j2"),
-        Page(FEATURES_INDEX, "features.html.j2", {"filter_text_url": posixpath.basename(FILTER_TEXT_FILE)}),
-        Page(STABILITY_INDEX, "stability.html.j2"),
-        Page(CHANGELOG, "changelog.html.j2"),
-    ]
-    result += [Page(release_path(r.version), "release.html.j2", {"release": r}) for r in catalog.releases]
-    result += [Page(feature_path(f.id), "feature.html.j2", {"feature": f}) for f in catalog.features.values()]
-    result += [Page(level_path(key), "level.html.j2", {"level": level}) for key, level in catalog.levels.items()]
-    result += [
-        Page(feature_path(alias), "alias.html.j2", {"feature": f})
-        for f in catalog.features.values()
-        for alias in f.aliases
-    ]
-    result.append(Page(UPGRADE, "upgrade.html.j2"))
-    result += [
-        Page(address_path(old), REDIRECT_TEMPLATE, {"target_path": address_path(path), "target_suffix": suffix})
-        for old, (path, suffix) in ((old, split_address(new)) for old, new in catalog.redirects.items())
-    ]
-    return result
+    """Every generated page of one language tree (the same list for every language), kind by
+    kind in the registry's order (page_kinds.py)."""
+    return [Page(path, kind, context) for kind in page_kinds() for path, context in kind.pages_of(catalog)]
 
 
 def page_addresses(catalog: Catalog) -> set[str]:
     """The address of every page the site generates, redirects excepted ('releases/1.7/')."""
-    return {page_url(page.path) for page in pages(catalog) if page.template != REDIRECT_TEMPLATE}
+    return {page_url(page.path) for page in pages(catalog) if page.kind is not REDIRECT}
 
 
 def redirects_lead_to_pages(data: ValidatedData, catalog: Catalog) -> Iterator[Problem]:

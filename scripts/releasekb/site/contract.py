@@ -20,7 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from releasekb.common import atomic
 from releasekb.kb.catalog import Catalog
-from releasekb.kb.urls import feature_path, level_path, page_url, release_path, site_path
+from releasekb.kb.pages import pages
+from releasekb.kb.urls import page_url, release_path, site_path
 from releasekb.site import publish
 
 # The fixed part, as site paths in the default language (each language has them under its
@@ -57,12 +58,10 @@ HEADER = (
 
 
 def generated_addresses(catalog: Catalog) -> list[str]:
-    """The data's part, in the default language: releases, their entries' anchors, features,
-    former feature ids, levels and former addresses."""
-    paths = [release_path(release.version) for release in catalog.releases]
-    paths += [feature_path(feature.id) for feature in catalog.features.values()]
-    paths += [feature_path(alias) for feature in catalog.features.values() for alias in feature.aliases]
-    paths += [level_path(key) for key in catalog.levels]
+    """The data's part, in the default language: the pages of the kinds in the contract
+    (releases, features, former feature ids, levels), the releases' entries' anchors and
+    former addresses."""
+    paths = [page.path for page in pages(catalog) if page.kind.in_contract]  # page_kinds.py says which
     addresses = ["/" + page_url(path) for path in paths]
     addresses += [
         "/" + page_url(release_path(release.version)) + "#" + anchor

@@ -24,10 +24,6 @@ from releasekb.kb.dataset import LoadedRelease, ValidatedData
 from releasekb.kb.pages import Page
 from releasekb.kb.urls import feature_path, release_path
 
-# The templates of the pages there is one of per release or per feature (or per former address
-# of one): the pages whose number grows with the history. Every other page is an overview.
-PER_ITEM_TEMPLATES = frozenset({"release.html.j2", "feature.html.j2", "alias.html.j2", "redirect.html.j2"})
-
 
 @dataclass(frozen=True)
 class Change:
@@ -80,9 +76,11 @@ def _entries_by_feature(release: LoadedRelease) -> dict[str, list]:
 
 def pages_to_render(pages: Iterable[Page], changed: set[str], links: dict[str, frozenset[str]]) -> set[str]:
     """The paths of the pages that show something in `changed`: the overviews, the changed pages
-    themselves and every page linking to one of them."""
+    themselves and every page linking to one of them. Which pages are overviews is each page
+    kind's `per_item` (page_kinds.py): there is one of the others per release or feature (or per
+    former address of one), and their number grows with the history."""
     return {
         page.path
         for page in pages
-        if page.template not in PER_ITEM_TEMPLATES or page.path in changed or not changed.isdisjoint(links[page.path])
+        if not page.kind.per_item or page.path in changed or not changed.isdisjoint(links[page.path])
     }

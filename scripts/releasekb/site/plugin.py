@@ -53,12 +53,20 @@ from releasekb.common.locales import team_signature
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
-from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, STABILITY_INDEX, relative_site_url
+from releasekb.kb.urls import relative_site_url
 from releasekb.kb.validate import read_files
 from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
-from releasekb.site.render import Outline, bytecode_cache, index_titles, not_found_page, outline, render_pages
+from releasekb.site.render import (
+    Outline,
+    bytecode_cache,
+    index_titles,
+    navigation_kinds,
+    not_found_page,
+    outline,
+    render_pages,
+)
 from releasekb.site.session import Session
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
@@ -66,9 +74,6 @@ from releasekb.site.session import Session
 THEME_DIR = Path(__file__).parent / "theme"
 STYLESHEET = "assets/releasekb.css"
 SCRIPT = "assets/releasekb.js"
-# A section's pages that a site without its own `nav` lists (the others: thousands at scale,
-# and Material renders the whole navigation into every page).
-SECTION_NAV_PAGES = (HOME, RELEASES_INDEX, FEATURES_INDEX, STABILITY_INDEX, CHANGELOG)
 _SECTION_PATH = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 
 
@@ -293,7 +298,9 @@ class ReleaseKBPlugin(BasePlugin):
         section_files = dict(self.section_pages)
         for asset in (STYLESHEET, SCRIPT):
             section_files[f"{self.section}/{asset}"] = (THEME_DIR / asset).read_text(encoding="utf-8")
-        nav_pages = {f"{self.section}/{path}" for path in SECTION_NAV_PAGES}
+        # a site without its own `nav` lists the navigation's kinds of page (not the others:
+        # thousands at scale, and Material renders the whole navigation into every page)
+        nav_pages = {f"{self.section}/{kind.path}" for kind in navigation_kinds()}
         name = self._name(config)
         for theirs in [file for file in files if file.generated_by == name]:
             files.remove(theirs)  # ours, from the previous build under `mkdocs serve`

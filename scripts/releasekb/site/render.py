@@ -33,15 +33,13 @@ from releasekb.common.locales import plural_text
 from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
 from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, Relation, UntranslatedText, list_text
+from releasekb.kb.page_kinds import PageKind, page_kinds, template_folders
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import (
     ABOUT,
     ABOUT_LEVELS_ANCHOR,
-    CHANGELOG,
     FEATURES_INDEX,
     FILTER_TEXT_FILE,
-    RELEASES_INDEX,
-    STABILITY_INDEX,
     UPGRADE,
     badge_path,
     feature_path,
@@ -57,6 +55,10 @@ from releasekb.kb.urls import (
 from releasekb.site import svg
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+# A team's own templates, in its data folder beside project.yaml (as its interface strings are in
+# locales/): a file there replaces the package's of the same name, a page's template or a piece
+# of markup the helpers print (`markup/badge.html.j2`). Read once per process, as the package's.
+TEAM_TEMPLATES = "templates"
 
 
 def escape_text(value: object) -> Markup:
@@ -216,14 +218,7 @@ def not_found_page(root_url: str, languages: tuple[str, ...], data_dir: Path | N
                 "features_list": home + FILTER_TEXT_FILE,
                 "features_prefix": page_url(FEATURES_INDEX),
                 "links": [
-                    (home + page_url(path), key)
-                    for path, key in (
-                        (RELEASES_INDEX, "nav_releases"),
-                        (FEATURES_INDEX, "nav_features"),
-                        (STABILITY_INDEX, "nav_stability"),
-                        (CHANGELOG, "nav_changelog"),
-                        (UPGRADE, "not_found_upgrade"),
-                    )
+                    (home + page_url(kind.path), kind.not_found_key) for kind in page_kinds() if kind.not_found_key
                 ],
             }
         )
@@ -251,11 +246,20 @@ def bytecode_cache() -> jinja2.FileSystemBytecodeCache:
     return jinja2.FileSystemBytecodeCache(pattern=f"__releasekb_{key.hexdigest()[:16]}_%s.cache")
 
 
+def environment(data_dir: Path | None = None) -> jinja2.Environment:
+    """The templates' environment, one per process and set of templates folders (Jinja compiles
+    each template once and keeps it): a team's own (`data_dir`'s TEAM_TEMPLATES, when it has
+    them), the package's, then those of the registered page kinds."""
+    team = Path(data_dir) / TEAM_TEMPLATES if data_dir is not None else None
+    own = (team,) if team is not None and team.is_dir() else ()
+    return _environment((*own, TEMPLATES_DIR, *template_folders()))
+
+
 @cache
-def environment() -> jinja2.Environment:
-    """One environment per process: Jinja compiles each template once and keeps it."""
+def _environment(folders: tuple[Path, ...]) -> jinja2.Environment:
+    """folders: where templates are looked up, the first that has one winning."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        loader=jinja2.FileSystemLoader(list(folders)),
         undefined=jinja2.StrictUndefined,
         # finalize escapes every printed value for HTML; autoescape makes macro
         # output Markup, so it is not escaped a second time.
@@ -315,27 +319,28 @@ def render_pages(
     them. None: every row is rendered.
     url_lang: the language whose address prefix permanent links take (default: lang); a
     section of another site (plugin.py) has its pages at the section's root in any language."""
-    env = environment()
+    env = environment(catalog.data_dir)
     strings = interface_strings(lang, catalog.data_dir)
     texts, links, badges = {}, {}, {}
     rows = Rows() if rows is None else rows
+    # the helpers and the context every page shares, made once: each page only moves them to its path
+    helpers = _PageHelpers("", lang, strings, site_url, badges, url_lang or lang, rows, catalog.languages, env)
+    shared = {
+        "catalog": catalog,
+        "lang": lang,
+        "t": strings,
+        "paths": _PATHS,
+        "svg": svg,
+        "heading": heading,
+        **helpers.functions(),
+    }
     for page in pages(catalog):
         if only is not None and page.path not in only:
             continue
-        helpers = _PageHelpers(page.path, lang, strings, site_url, badges, url_lang or lang, rows, catalog.languages)
-        context = {
-            "catalog": catalog,
-            "lang": lang,
-            "t": strings,
-            "page_path": page.path,
-            "paths": _PATHS,
-            "svg": svg,
-            "heading": heading,
-            **helpers.functions(),
-            **page.context,
-        }
+        helpers.start(page.path)
+        context = {**shared, "page_path": page.path, **page.context}
         body = env.get_template(page.template).render(context)
-        texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings))
+        texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings), page.kind.searched)
         links[page.path] = frozenset(helpers.linked)
     filter_texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
     texts[FILTER_TEXT_FILE] = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -346,12 +351,8 @@ def page_description(page: Page, catalog: Catalog, lang: str, strings: dict[str,
     """One line that says what a page holds (its front matter's `description`, the page's
     <meta name="description">): the release's or feature's own summary, the level's meaning,
     else what the site is about."""
-    if "release" in page.context:
-        text = page.context["release"].summary[lang]
-    elif "feature" in page.context:
-        text = page.context["feature"].latest.summary[lang]
-    elif "level" in page.context:
-        text = page.context["level"].description[lang]
+    if page.kind.description is not None:
+        text = page.kind.description(page.context, lang)
     else:
         text = strings["site_description"].format(product=catalog.product_name[lang])
     text = " ".join(text.replace("`", "").split())
@@ -365,12 +366,15 @@ DESCRIPTION_LENGTH = 200
 _TITLE_LINE = re.compile(r"^# (.*) \{#_title\}$", re.M)
 
 
-def with_front_matter(body: str, description: str) -> str:
+def with_front_matter(body: str, description: str, searched: bool = True) -> str:
     """The page with its title and description in its front matter, where every engine reads
-    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown)."""
+    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown), and,
+    for a kind of page search leaves out, Material's `search: {exclude: true}`."""
     title = _TITLE_LINE.search(body)
     meta = {"title": text_of(title[1]) if title else "", "description": description}
     lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items() if value)
+    if not searched:
+        lines += "search:\n  exclude: true\n"
     if body.startswith("---\n"):
         return "---\n" + lines + body[4:]
     return "---\n" + lines + "---\n" + body
@@ -386,16 +390,14 @@ def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
 
 
 def index_titles(catalog: Catalog, lang: str) -> dict[str, str]:
-    """{path: title} of the index pages, as their templates' headings say them in a language:
-    the 404 page names the navigation in every language (test_render checks the two agree)."""
-    strings = interface_strings(lang, catalog.data_dir)
-    return {
-        urls.HOME: catalog.site_name[lang],
-        urls.RELEASES_INDEX: strings["releases_title"],
-        urls.FEATURES_INDEX: strings["features_title"],
-        urls.STABILITY_INDEX: strings["stability_title"],
-        urls.CHANGELOG: strings["changelog_title"],
-    }
+    """{path: title} of the pages in the navigation, as their templates' headings say them in a
+    language: the 404 page names the navigation in every language (test_render checks the two agree)."""
+    return {kind.path: kind.nav_title(catalog, lang) for kind in navigation_kinds()}
+
+
+def navigation_kinds() -> list[PageKind]:
+    """The kinds of page the navigation lists (the overviews with a title), in the registry's order."""
+    return [kind for kind in page_kinds() if kind.path and (kind.title or kind.nav_title_key)]
 
 
 # The index pages (and the feed) templates link to, by name: paths.RELEASES_INDEX and the like.
@@ -454,7 +456,9 @@ class _PageHelpers:
         url_lang: str | None = None,
         rows: Rows | None = None,
         languages: tuple[str, ...] = (),
+        env: jinja2.Environment | None = None,
     ):
+        self.env = env or environment()
         self.path, self.lang, self.strings, self.site_url = path, lang, strings, site_url
         self.languages = languages or (lang,)  # the knowledge base's: the first's pages have no prefix
         self.url_lang = url_lang or lang  # the language prefix of permanent links
@@ -462,6 +466,17 @@ class _PageHelpers:
         self.linked: set[str] = set()  # the pages this page links to
         self.rows = Rows() if rows is None else rows
         self._about_levels: Markup | None = None
+
+    def markup(self, template: str, **values) -> Markup:
+        """A piece of markup the helpers print (a badge, an admonition), from its template in
+        templates/markup/, which a team's TEAM_TEMPLATES can replace: `values` are what it shows."""
+        return Markup(self.env.get_template(f"markup/{template}.html.j2").render(values))
+
+    def start(self, path: str) -> None:
+        """Bind the helpers to the next page to render."""
+        self.path = path
+        self.linked = set()
+        self._about_levels = None
 
     def functions(self) -> dict:
         return {
@@ -591,10 +606,8 @@ class _PageHelpers:
             return Markup("")
         key = ("level", level.key)
         if key not in self.badges:
-            self.badges[key] = Markup(
-                f'<span class="rkb-badge rkb-level-{attr(level.key)}" title="{attr(level.description[self.lang])}">'
-                f"{escape_text(level.name[self.lang])}</span>"
-            )
+            name, description = escape_text(level.name[self.lang]), attr(level.description[self.lang])
+            self.badges[key] = self.markup("badge", level=level, name=name, description=description)
         return self.badges[key]
 
     def short_badge(self, level) -> Markup:
@@ -603,17 +616,14 @@ class _PageHelpers:
             return Markup("")
         key = ("short", level.key)
         if key not in self.badges:
-            self.badges[key] = Markup(
-                f'<span class="rkb-badge rkb-level-{attr(level.key)}">{escape_text(level.name[self.lang])}</span>'
-            )
+            self.badges[key] = self.markup("short_badge", level=level, name=escape_text(level.name[self.lang]))
         return self.badges[key]
 
     def change_badge(self, kind: str) -> Markup:
         key = ("change", kind)
         if key not in self.badges:
-            self.badges[key] = Markup(
-                f'<span class="rkb-badge rkb-change-{attr(kind)}">{escape_text(self.strings["change_" + kind])}</span>'
-            )
+            text = escape_text(self.strings["change_" + kind])
+            self.badges[key] = self.markup("change_badge", kind=f"change-{kind}", text=text)
         return self.badges[key]
 
     def entry_level(self, entry: Entry | None) -> Markup:
@@ -670,7 +680,7 @@ class _PageHelpers:
         key = ("removed", release.version)
         if key not in self.badges:
             text = self.strings["state_removed_in"].format(version=release.version)
-            self.badges[key] = Markup(f'<span class="rkb-badge rkb-change-removal">{escape_text(text)}</span>')
+            self.badges[key] = self.markup("change_badge", kind="change-removal", text=escape_text(text))
         return self.badges[key]
 
     def current_level(self, feature: Feature, short: bool = True) -> Markup:
@@ -742,17 +752,14 @@ class _PageHelpers:
 
     def migration(self, text: str) -> Markup:
         """A change's migration advice, as an admonition."""
-        return Markup(
-            f'<div class="admonition tip">\n<p class="admonition-title">{escape_text(self.strings["migration"])}</p>\n'
-            f"<p>{escape_text(text)}</p>\n</div>\n"
-        )
+        return self.markup("migration", t=self.strings, text=escape_text(text))
 
     def translation_note(self, item) -> Markup:
         """On a release or an entry whose translation in this language may be out of date (its
         English text changed since it was reviewed), a note saying so; else nothing."""
         if self.lang not in item.stale_languages:
             return Markup("")
-        return Markup(f'<p class="rkb-outdated">{escape_text(self.strings["translation_outdated"])}</p>\n')
+        return self.markup("translation_note", t=self.strings)
 
     def related_text(self, relation: Relation) -> Markup:
         """Why a feature page links to another: '`torch.fft` is also the name of an older API:'."""

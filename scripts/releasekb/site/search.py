@@ -42,7 +42,9 @@ from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
 from releasekb.kb.catalog import Catalog
-from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, feature_path, page_url, release_path
+from releasekb.kb.page_kinds import Facts
+from releasekb.kb.pages import pages
+from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, page_url
 from releasekb.site import afterwards, leftovers
 from releasekb.site.confined import files_under, no_follow, refuse_links
 
@@ -105,55 +107,35 @@ def _attribute(name: str, value: str) -> str:
     return f"{name}:{html.escape(value)}"
 
 
-def page_filters(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    """{generated page path: its filter values}, for the release and feature pages (the other
-    pages have none). A value is given both as its key and as its name in the language, so
-    `level:beta` and `级别:测试版` find the same pages."""
-    result: dict[str, tuple[tuple[str, str], ...]] = {}
-    for release in catalog.releases:
-        result[release_path(release.version)] = (("release", release.version),)
-    for feature in catalog.features.values():
-        values = [("area", feature.area.key), ("area", feature.area.name[lang])]
-        if feature.level:
-            values += [("level", feature.level.key), ("level", feature.level.name[lang])]
-        values += [("release", version) for version in dict.fromkeys(r.version for r in feature.releases)]
-        result[feature_path(feature.id)] = tuple(dict.fromkeys(values))
-    return result
+def page_filters(catalog: Catalog, lang: str) -> dict[str, Facts]:
+    """{generated page path: its filter values}, for the kinds of page that have some (release
+    and feature pages; page_kinds.py). A value is given both as its key and as its name in the
+    language, so `level:beta` and `级别:测试版` find the same pages."""
+    return {
+        page.path: page.kind.search_filters(page.context, catalog, lang)
+        for page in pages(catalog)
+        if page.kind.search_filters is not None
+    }
 
 
-def page_meta(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+def page_meta(catalog: Catalog, lang: str) -> dict[str, Facts]:
     """{generated page path: what Pagefind keeps for it besides its title}: a feature's API
     names, searched and ranked as its title is (META_WEIGHTS)."""
-    return {feature_path(f.id): (("apis", ", ".join(f.apis)),) for f in catalog.features.values() if f.apis}
+    found = ((page, page.kind.search_meta) for page in pages(catalog) if page.kind.search_meta is not None)
+    return {page.path: meta for page, make in found if (meta := make(page.context, catalog, lang))}
 
 
-def page_facts(catalog: Catalog, lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+def page_facts(catalog: Catalog, lang: str) -> dict[str, Facts]:
     """{generated page path: what each result shows and ranks by, as Pagefind filters (which,
-    unlike its metadata, no query matches)}: a feature's badge as its page shows it (its level,
-    or for a feature that only changed, a deprecation or a removal, its latest change), the
+    unlike its metadata, no query matches)}: a feature's badge as its page shows it, the
     release that badge is stated as of, and how many features are parts of it (an umbrella
     feature ranks above its parts, see releasekb-search.js). No query can name these filters:
     they are not in FILTERS."""
-    strings = interface_strings(lang, catalog.data_dir)
-    result: dict[str, tuple[tuple[str, str], ...]] = {}
-    for feature in catalog.features.values():
-        facts = []
-        if feature.removed_in:  # its current state, as its page says it: never its last level
-            version = feature.removed_in.version
-            text = strings["state_removed_in"].format(version=version)
-            facts += [("badge", "change-removal"), ("badge_text", text), ("as_of", version)]
-        elif feature.level:
-            facts += [("badge", f"level-{feature.level.key}"), ("badge_text", feature.level.name[lang])]
-            if feature.level_stated_in:
-                facts.append(("as_of", feature.level_stated_in.version))
-        elif feature.latest.is_change:
-            change = feature.latest
-            facts += [("badge", f"change-{change.kind}"), ("badge_text", strings[change.label_key])]
-            facts.append(("as_of", change.release.version))
-        if feature.parts:
-            facts.append(("parts", str(len(feature.parts))))
-        result[feature_path(feature.id)] = tuple(facts)
-    return result
+    return {
+        page.path: page.kind.search_facts(page.context, catalog, lang)
+        for page in pages(catalog)
+        if page.kind.search_facts is not None
+    }
 
 
 def worker_settings(catalog: Catalog, lang: str) -> dict:
