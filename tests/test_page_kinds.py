@@ -138,6 +138,26 @@ def test_an_entry_point_that_names_no_page_kind_is_refused_in_one_sentence(tmp_p
     )
 
 
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("textwrap:dedent", "names function, where a releasekb.kb.page_kinds.PageKind was expected"),
+        ("digest_missing:DIGEST", "cannot be loaded: ModuleNotFoundError: No module named 'digest_missing'"),
+    ],
+)
+def test_a_broken_installed_page_kind_is_one_line_from_the_command(tmp_path, target, said):
+    """The command a curator runs says which installed package is at fault, with no traceback."""
+    package = digest_package(tmp_path / "package")
+    entry_points = package / "digest_kind-1.0.dist-info" / "entry_points.txt"
+    entry_points.write_text(entry_points.read_text().replace("digest_kind:DIGEST", target))
+    data = fixture_data(tmp_path / "data")
+    result = run_releasekb(tmp_path, "--data", str(data), "validate", env={**command_env(), "PYTHONPATH": str(package)})
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"releasekb validate: the entry point 'digest = {target}' (releasekb.page_kinds) {said}"
+    ]
+
+
 # Markup in templates (issue 39, item 6): the badges and admonitions the helpers print come from
 # templates/markup/, which a team's data folder can replace, as its locales/ replace strings.
 TEAM_BADGE = '<em class="team-badge" data-level="{{ level.key|attr }}">{{ name }}</em>'

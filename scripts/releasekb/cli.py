@@ -36,6 +36,7 @@ from releasekb.commands import (
 from releasekb.common.atomic import WriteFailed
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
+from releasekb.kb.page_kinds import PageKindError
 from releasekb.site.engine import EngineError, select
 
 # The commands, in the order `releasekb --help` lists them.
@@ -77,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return EXIT_INVALID
+    except PageKindError as error:  # an installed package's page kind: the installation is at fault
+        print(f"releasekb {args.command}: {visible(error)}", file=sys.stderr)
+        return EXIT_USAGE
     except WriteFailed as error:  # a full disk, a read-only folder, a pipe: the old file is intact
         print(f"releasekb {args.command}: {visible(error)}", file=sys.stderr)
         return EXIT_USAGE

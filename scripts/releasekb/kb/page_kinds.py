@@ -248,7 +248,13 @@ def _read_entry_points() -> None:
     registered = [kind for kind in _KINDS if kind not in _BUILT_IN]  # by `register` before this
     _KINDS[:] = list(_BUILT_IN)
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        kind = point.load()
+        try:
+            kind = point.load()
+        except Exception as error:  # a third party's module: whatever it raises is its fault, said in one line
+            raise PageKindError(
+                f"the entry point '{point.name} = {point.value}' ({ENTRY_POINT_GROUP}) cannot be "
+                f"loaded: {type(error).__name__}: {error}"
+            ) from None
         if not isinstance(kind, PageKind):
             raise PageKindError(
                 f"the entry point '{point.name} = {point.value}' ({ENTRY_POINT_GROUP}) names "
