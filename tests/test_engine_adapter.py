@@ -1,0 +1,82 @@
+"""The engine adapter (site/plugin.py): MkDocs' view of the knowledge base, kept thin. The plugin
+reads typed options, and its two modes, the whole site and a section of a team's site, are two
+classes over one base, chosen by the `path` option under the one entry point `releasekb`."""
+
+from __future__ import annotations
+
+import shutil
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from mkdocs.config import load_config
+
+from helpers import FIXTURE_RELEASES, FIXTURES
+from releasekb.site import plugin
+
+
+@pytest.fixture(scope="module")
+def team_project(tmp_path_factory) -> Path:
+    """A team's one-language Material site with the knowledge base as its section release-notes/."""
+    project = tmp_path_factory.mktemp("engine") / "handbook"
+    shutil.copytree(FIXTURES / "material-site", project)
+    shutil.copytree(FIXTURE_RELEASES, project / "releases")
+    return project
+
+
+def configured(project: Path, **options):
+    """The project's configuration, with the plugin's options replaced by `options`, after every
+    plugin's on_config: (the configuration, the plugin)."""
+    config = load_config(str(project / "mkdocs.yml"))
+    releasekb = plugin.plugin_of(config)
+    if options:
+        errors, warnings = releasekb.load_config(options, config.config_file_path)
+        assert (errors, warnings) == ([], [])
+    return config.plugins.on_config(config), releasekb
+
+
+def test_the_entry_point_is_the_plugin_with_typed_options():
+    (entry,) = [entry for entry in entry_points(group="mkdocs.plugins") if entry.name == "releasekb"]
+    assert entry.load() is plugin.ReleaseKBPlugin
+    releasekb = plugin.ReleaseKBPlugin()
+    assert releasekb.load_config({"data": "notes/data", "path": "release-notes"}) == ([], [])
+    assert isinstance(releasekb.config, plugin.ReleaseKBConfig)
+    assert (releasekb.config.data_, releasekb.config.path) == ("notes/data", "release-notes")
+    assert releasekb.config["data"] == "notes/data"  # the option's name in mkdocs.yml
+    defaults = plugin.ReleaseKBPlugin()
+    defaults.load_config({})
+    assert (defaults.config.data_, defaults.config.path) == ("releases", "")
+    errors, _ = plugin.ReleaseKBPlugin().load_config({"data": 7})
+    assert [key for key, _ in errors] == ["data"]
+    errors, _ = plugin.ReleaseKBPlugin().load_config({"path": "../elsewhere"})
+    assert [key for key, _ in errors] == ["path"]
+    _, warnings = plugin.ReleaseKBPlugin().load_config({"pathh": "release-notes"})
+    assert [key for key, _ in warnings] == ["pathh"]  # an unknown option (an error under strict)
+
+
+def test_the_path_option_chooses_the_section_mode_and_a_rebuild_keeps_it(team_project):
+    config, releasekb = configured(team_project)
+    section = releasekb.mode
+    assert type(section) is plugin.Section and section.section == "release-notes"
+    assert "release-notes/index.md" in section.html_pages and section.lang == "en"
+    # The section's pages are the plugin's: the site's theme and settings stay its own.
+    assert str(plugin.THEME_DIR) not in config.theme.dirs and "releasekb_search" not in config.extra
+    # `mkdocs serve` keeps the plugin between builds, and the mode with its pages while `path` is the same.
+    config.plugins.on_config(config)
+    assert releasekb.mode is section
+    # A new `path` is a new section.
+    releasekb.load_config({"data": "releases", "path": "notes"}, config.config_file_path)
+    config.plugins.on_config(config)
+    assert type(releasekb.mode) is plugin.Section and releasekb.mode is not section
+    assert releasekb.mode.section == "notes" and "notes/index.md" in releasekb.mode.html_pages
+
+
+def test_without_a_path_the_plugin_is_in_the_whole_site_mode(team_project, tmp_path):
+    project = tmp_path / "site-project"
+    shutil.copytree(team_project, project, ignore=shutil.ignore_patterns("site"))
+    config, releasekb = configured(project, data="releases")
+    assert type(releasekb.mode) is plugin.WholeSite and releasekb.mode.section == ""
+    # The whole site's settings: the package's theme overrides and the search box's.
+    assert str(plugin.THEME_DIR) in config.theme.dirs and "releasekb_search" in config.extra
+    assert "releases/index.md" in releasekb.mode.html_pages
+    assert (Path(config.docs_dir).parent / "en" / "releases" / "index.md").is_file()  # written, for any engine
