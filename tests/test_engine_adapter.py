@@ -4,14 +4,19 @@ classes over one base, chosen by the `path` option under the one entry point `re
 
 from __future__ import annotations
 
+import re
 import shutil
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 from mkdocs.config import load_config
+from mkdocs.structure.files import get_files
+from mkdocs.structure.nav import get_navigation
+from mkdocs.structure.pages import Page
 
 from helpers import FIXTURE_RELEASES, FIXTURES
+from releasekb.common.markup import text_of
 from releasekb.site import plugin
 
 
@@ -80,3 +85,32 @@ def test_without_a_path_the_plugin_is_in_the_whole_site_mode(team_project, tmp_p
     assert str(plugin.THEME_DIR) in config.theme.dirs and "releasekb_search" in config.extra
     assert "releases/index.md" in releasekb.mode.html_pages
     assert (Path(config.docs_dir).parent / "en" / "releases" / "index.md").is_file()  # written, for any engine
+
+
+def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_patched(team_project):
+    """MkDocs gets the generated pages as GeneratedPage (a Page subclass, as Material's blog gives
+    its views): their content, title, table of contents and anchors come from their own
+    read_source and render, with no method replaced on an instance and no private attribute written."""
+    config, releasekb = configured(team_project)
+    files = config.plugins.on_files(get_files(config), config=config)
+    nav = config.plugins.on_nav(get_navigation(files, config), config=config, files=files)
+    release = files.get_file_from_path("release-notes/releases/1.1.md").page
+    assert type(release) is plugin.GeneratedPage
+    assert all(type(files.get_file_from_path(uri).page) is plugin.GeneratedPage for uri in releasekb.mode.html_pages)
+    assert type(files.get_file_from_path("guide.md").page) is Page  # the site's own pages stay MkDocs'
+    # The site's `nav` names the section's index "Release notes": its title stays the site's.
+    index = files.get_file_from_path("release-notes/index.md").page
+    assert index in nav.pages and index.title == "Release notes"
+
+    release.read_source(config)
+    release.render(config, files)
+    assert "render" not in vars(release) and release._title_from_render is None
+    heading = re.search(r"<h1 id=\"[^\"]*\">(.*?)<a class=\"headerlink\"", release.content)[1]
+    assert "Acme 1.1" in heading and release.title == plugin.markdown_title(text_of(heading))
+    assert "title" not in release.meta and release.meta["description"]  # the description, as escaped HTML
+    sections = [(item.id, item.level) for item in release.toc.items[0].children]
+    assert sections and all(level == 2 for _, level in sections)
+    assert {ident for ident, _ in sections} <= release.present_anchor_ids
+    for ident, _ in sections:
+        assert f'<h2 id="{ident}">' in release.content  # as Markdown's toc extension writes it
+    assert "{#" not in release.content  # no Markdown heading left

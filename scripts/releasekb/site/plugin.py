@@ -48,7 +48,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-from mkdocs.utils import get_markdown_title, get_relative_url
+from mkdocs.utils import get_markdown_title, get_relative_url, weak_property
 from mkdocs.utils import meta as markdown_meta
 
 from releasekb.common.i18n import has_interface_strings, interface_strings, known_languages, url_prefix
@@ -61,7 +61,7 @@ from releasekb.kb.validate import read_files
 from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
-from releasekb.site.render import Outline, bytecode_cache, index_titles, not_found_page, outline, render_pages
+from releasekb.site.render import bytecode_cache, index_titles, not_found_page, outline, render_pages
 from releasekb.site.session import Session
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
@@ -164,12 +164,6 @@ class ReleaseKBPlugin(BasePlugin[ReleaseKBConfig]):
         self.mode.on_env(env, config, files)
         return env
 
-    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
-        return self.mode.on_page_read_source(page)
-
-    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        return self.mode.on_page_markdown(markdown, page)
-
     def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
         self.mode.on_page_context(page, config, nav)
         return context
@@ -198,7 +192,6 @@ class Mode:
         self.root_url = ""  # the whole site's address (site_url before a language moves it)
         self.catalog = None
         self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
-        self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
         self._section_page: Page | None = None  # the navigation's page of the page being rendered
         self._rendering_own_page = False  # whether the page being rendered is a generated one
 
@@ -247,14 +240,21 @@ class Mode:
     def on_files(self, files: Files, config: MkDocsConfig) -> None:
         raise NotImplementedError
 
+    def make_pages(self, files: Files, config: MkDocsConfig) -> None:
+        """The generated pages as GeneratedPage, given before MkDocs makes pages of the files (as
+        Material's blog gives its views); a title the site's `nav` gives one stays its title."""
+        titles = _navigation_titles(config.nav, files)
+        for uri in self.html_pages:
+            file = files.get_file_from_path(uri)
+            if file is not None:
+                GeneratedPage(titles.get(uri), file, config)
+
     def on_nav(self, nav, config: MkDocsConfig) -> None:
         """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
         renders only changed pages, and the navigation tabs need every tab's title."""
         for page in nav.pages:
             if page.markdown is None:
                 page.read_source(config)
-                if page.file.src_uri in self.html_pages:
-                    _take_front_matter(page, self._front_matter.pop(page.file.src_uri, {}))
 
     # ------------------------------------------------------------------ pages
 
@@ -274,28 +274,6 @@ class Mode:
             return Markup.escape(text) if self._rendering_own_page else text
 
         return striptags_as_html
-
-    def on_page_read_source(self, page: Page) -> str | None:
-        """A generated page's front matter is read here, with libyaml: MkDocs' own reading
-        (PyYAML in Python) cost 0.3 ms a page, a second of each language's build at 80 releases.
-        MkDocs gets the page without it; on_page_markdown gives the page its meta."""
-        if page.file.src_uri not in self.html_pages:
-            return None
-        self._front_matter[page.file.src_uri], body = split_front_matter(page.file.content_string)
-        return body
-
-    def on_page_markdown(self, markdown: str, page: Page) -> str:
-        """A generated page is HTML already, but for its headings (render.py): MkDocs takes it as
-        the page's content unconverted (_render_generated) and keeps only its title as Markdown."""
-        if page.file.src_uri not in self.html_pages:
-            return markdown
-        _take_front_matter(page, self._front_matter.pop(page.file.src_uri, {}))
-        page_html = markdown_headings_as_html(markdown)
-        page_outline = outline(page_html)
-        # MkDocs' Page.render builds a new Markdown converter, with every extension, for each page:
-        # that was most of what a generated page cost MkDocs, for HTML with nothing to convert.
-        page.render = functools.partial(_render_generated, page, page_html, page_outline)
-        return "# " + markdown_title(page_outline.title)
 
     def on_page_context(self, page: Page, config: MkDocsConfig, nav) -> None:
         """The tab of this page's section."""
@@ -401,6 +379,7 @@ class WholeSite(Mode):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> None:
         self._refuse_pages_of_other_plugins(files, config)
+        self.make_pages(files, config)
         self.session.progress.total(len(files.documentation_pages()))
         self.session.indexer.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
 
@@ -578,6 +557,7 @@ class Section(Mode):
         _refuse_files_at(destinations, files, name, "or set releasekb's `path:` to another folder")
         for file in ours:
             files.append(file)
+        self.make_pages(files, config)
 
     def lead_through(self, page: Page, section_page: Page) -> None:
         if page.parent is None:
@@ -736,30 +716,17 @@ def _require_local_assets(files: Files, config: MkDocsConfig) -> None:
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
-    """(front matter, the rest) of a generated page."""
+    """(front matter, the rest) of a generated page; the rest without its leading blank lines, as
+    MkDocs' own reading gives it (mkdocs.utils.meta.get_data)."""
     if not text.startswith("---\n"):
-        return {}, text
+        return {}, text.lstrip("\n")
     end = text.find("\n---\n", 3)
     if end < 0:
-        return {}, text
-    return yaml.load(text[4:end], Loader=_YAML_LOADER) or {}, text[end + 5 :]
+        return {}, text.lstrip("\n")
+    return yaml.load(text[4:end], Loader=_YAML_LOADER) or {}, text[end + 5 :].lstrip("\n")
 
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _take_front_matter(page: Page, front_matter: dict) -> None:
-    """A generated page's meta, from its front matter, which is written for engines without
-    this plugin. MkDocs prints page titles and descriptions into HTML unescaped: the title is
-    taken from the page's heading as Markdown would make it (markdown_title), and the
-    description is escaped for its attribute, as Markup (which a theme's `| e` leaves as it is)."""
-    meta = dict(front_matter)
-    title = meta.pop("title", None)
-    if title is not None:
-        page._title_from_render = page._title_from_render or markdown_title(title)
-    if "description" in meta:
-        meta["description"] = Markup.escape(str(meta["description"]))
-    page.meta = meta
 
 
 def markdown_title(title: str) -> str:
@@ -789,13 +756,64 @@ def markdown_headings_as_html(page: str) -> str:
     return _MARKDOWN_HEADING.sub(html_heading, page)
 
 
-def _render_generated(page: Page, page_html: str, page_outline: Outline, config: MkDocsConfig, files: Files) -> None:
-    """Page.render for a generated page: what converting its Markdown would have told MkDocs
-    (content, title, table of contents, anchors), read from its HTML."""
-    page.content = page_html
-    page._title_from_render = markdown_title(page_outline.title)
-    page.toc = get_toc(page_outline.toc_tokens)
-    page.present_anchor_ids = set(page_outline.anchor_ids)
-    # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
-    page.links_to_anchors = {}
-    del page.render  # Page.render again; the page's HTML is held once, as its content
+class GeneratedPage(Page):
+    """A page the plugin made (render.py): HTML but for its Markdown headings, with its title and
+    description in front matter for engines without the plugin. It gives MkDocs what converting
+    its Markdown would have (content, title, table of contents, anchors), read from its HTML:
+    MkDocs' own Page.render builds a new Markdown converter, with every extension, for each page,
+    which was most of what a generated page cost, for HTML with nothing to convert."""
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        """The front matter is read with libyaml: MkDocs' own reading (PyYAML in Python) cost
+        0.3 ms a page, a second of each language's build at 80 releases."""
+        front_matter, body = split_front_matter(self.file.content_string)
+        self.html = markdown_headings_as_html(body)
+        self.outline = outline(self.html)
+        self.meta = _meta_of(front_matter)
+        # What a plugin reading the page's Markdown (on_page_markdown) sees: its title.
+        self.markdown = "# " + self.title_html
+
+    @property
+    def title_html(self) -> str:
+        """The page title MkDocs would make of the page's heading (markdown_title)."""
+        return markdown_title(self.outline.title)
+
+    @weak_property
+    def title(self) -> str | None:
+        """The navigation's title for the page when the site's `nav` names one, else its heading's."""
+        if self.markdown is None:
+            return None
+        return self.title_html or Page.title.func(self)  # a page without a heading: MkDocs' own choice
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        self.content = self.html
+        self.toc = get_toc(self.outline.toc_tokens)
+        self.present_anchor_ids = set(self.outline.anchor_ids)
+        # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
+        self.links_to_anchors = {}
+
+
+def _meta_of(front_matter: dict) -> dict:
+    """A generated page's meta, from its front matter, which is written for engines without this
+    plugin: without the title (MkDocs prints page titles into HTML unescaped, so the title is the
+    heading's as Markdown would make it: GeneratedPage.title), and with the description escaped for
+    its attribute, as Markup (which a theme's `| e` leaves as it is)."""
+    meta = dict(front_matter)
+    meta.pop("title", None)
+    if "description" in meta:
+        meta["description"] = Markup.escape(str(meta["description"]))
+    return meta
+
+
+def _navigation_titles(nav: list | None, files: Files) -> dict[str, str]:
+    """{src_uri: title} of the pages the site's `nav` gives a title (`- Release notes: notes/index.md`)."""
+    titles = {}
+    for item in nav or []:
+        if not isinstance(item, dict):
+            continue
+        for title, value in item.items():
+            if isinstance(value, list):
+                titles.update(_navigation_titles(value, files))
+            elif isinstance(value, str) and (file := files.get_file_from_path(value)) is not None:
+                titles[file.src_uri] = title
+    return titles

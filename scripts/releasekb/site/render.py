@@ -367,7 +367,7 @@ _TITLE_LINE = re.compile(r"^# (.*) \{#_title\}$", re.M)
 
 def with_front_matter(body: str, description: str) -> str:
     """The page with its title and description in its front matter, where every engine reads
-    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown)."""
+    them (the plugin itself takes the title from the heading, see plugin.GeneratedPage)."""
     title = _TITLE_LINE.search(body)
     meta = {"title": text_of(title[1]) if title else "", "description": description}
     lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items() if value)
