@@ -4,6 +4,7 @@ classes over one base, chosen by the `path` option under the one entry point `re
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from importlib.metadata import entry_points
@@ -17,7 +18,7 @@ from mkdocs.structure.pages import Page
 
 from helpers import FIXTURE_RELEASES, FIXTURES
 from releasekb.common.markup import text_of
-from releasekb.site import plugin
+from releasekb.site import pagefind_files, plugin, search
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +115,42 @@ def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_pat
     for ident, _ in sections:
         assert f'<h2 id="{ident}">' in release.content  # as Markdown's toc extension writes it
     assert "{#" not in release.content  # no Markdown heading left
+
+
+def pagefind_bundle(folder: Path, documents: list) -> dict[str, bytes]:
+    """{file: bytes} of the bundle Pagefind makes of the documents, as a build indexes them."""
+    search.Indexer().index(documents, "en", folder)
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
+    }
+
+
+def test_pagefind_filter_files_are_rewritten_sorted_by_one_small_adapter(tmp_path):
+    """The one rewrite of Pagefind's output that stays (pagefind_files.py says why): its filter
+    values in a stable order, so that two builds of the same pages give the same files."""
+    documents = [
+        search.SearchDocument(
+            f"features/f{number}/",
+            f"Feature {number}",
+            f"<h1>Feature {number}</h1><p>distributed training, part {number}</p>",
+            (("release", f"1.{number}"), ("area", f"area-{number % 7}")),
+        )
+        for number in range(40)
+    ]
+    first = pagefind_bundle(tmp_path / "first", documents)
+    assert pagefind_bundle(tmp_path / "second", documents[::-1]) == first  # reproducible
+
+    bundle = tmp_path / "first"
+    (language,) = json.loads(first["pagefind-entry.json"])["languages"].values()
+    meta = pagefind_files.read_pagefind_file(bundle / f"pagefind.{language['hash']}.pf_meta")
+    filters = meta[3]  # [[name, the filter file's name], ...]
+    assert [name for name, _ in filters] == ["area", "release"]
+    for name, chunk in filters:
+        filter_name, values = pagefind_files.read_pagefind_file(bundle / "filter" / f"{chunk}.pf_filter")
+        assert filter_name == name and len(values) == (7 if name == "area" else 40)
+        assert values == sorted(values)
+    # Every file the entry and the meta file name is there, and nothing else was left behind.
+    assert {file for file in first if file.endswith((".pf_filter", ".pf_meta"))} == {
+        f"pagefind.{language['hash']}.pf_meta",
+        *(f"filter/{chunk}.pf_filter" for _, chunk in filters),
+    }
