@@ -4,6 +4,7 @@ classes over one base, chosen by the `path` option under the one entry point `re
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 import shutil
@@ -16,9 +17,10 @@ from mkdocs.structure.files import get_files
 from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
 
-from helpers import FIXTURE_RELEASES, FIXTURES
+from helpers import FIXTURE_RELEASES, FIXTURES, copy_project
 from releasekb.common.markup import text_of
-from releasekb.site import pagefind_files, plugin, search
+from releasekb.site import build, generate, pagefind_files, plugin, search
+from releasekb.site.session import Session
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +156,38 @@ def test_pagefind_filter_files_are_rewritten_sorted_by_one_small_adapter(tmp_pat
         f"pagefind.{language['hash']}.pf_meta",
         *(f"filter/{chunk}.pf_filter" for _, chunk in filters),
     }
+
+
+def test_a_language_build_reads_its_configuration_once_and_generates_its_pages_once(tmp_path, monkeypatch):
+    """One build of one language as a worker of `releasekb build` runs it (build.py), in this
+    process: the builder asks for its folders (_sources), then the build runs. The configuration
+    is read once, the pages are generated once, and the plugin is given them: it reads no data
+    file and generates nothing itself."""
+    import mkdocs.config
+
+    project = copy_project(tmp_path / "project", FIXTURE_RELEASES)
+    config_file = str(project / "mkdocs.yml")
+    calls = collections.Counter()
+
+    def counted(module, name):
+        original = getattr(module, name)
+
+        def spy(*args, **kwargs):
+            calls[name] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+
+    counted(mkdocs.config, "load_config")
+    counted(generate, "generate_language")
+    counted(generate.LanguagePages, "generate_once")  # a second call would find the pages written
+    counted(plugin, "read_files")
+    monkeypatch.setattr(build, "_worker_session", Session())
+
+    sources = build._sources(config_file, True)
+    assert sources.data == project / "releases"
+    data = build._read_once({"en": sources.data}, unreleased=False)["en"]
+    result = build._build_one_language(config_file, "en", str(tmp_path / "site"), True, False, False, data)
+    assert result.outcome is build.Outcome.BUILT, result.report
+    assert calls == {"load_config": 1, "generate_once": 1, "generate_language": 1}
+    assert (tmp_path / "site" / "releases" / "1.1" / "index.html").is_file()

@@ -24,8 +24,9 @@ The two modes are two classes over one base (Mode: WholeSite, Section), which th
 entry point, chooses by its typed options (ReleaseKBConfig: `path`) and hands MkDocs' events to.
 The state of a build lives on the mode, as in Material's plugins on the plugin; what a process keeps
 between its builds is its Session (session.py), which a worker of `releasekb build` and `serve`
-gives the plugin (it generated the pages before the build started), and which the plugin holds
-itself under a plain `mkdocs build` or `mkdocs serve`.
+gives the plugin with the pages it generated before the build started (build_with), and which
+the plugin holds itself under a plain `mkdocs build` or `mkdocs serve`, where it reads the data
+and generates the pages itself.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from releasekb.kb.urls import CHANGELOG, FEATURES_INDEX, HOME, RELEASES_INDEX, S
 from releasekb.kb.validate import read_files
 from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
-from releasekb.site.generate import build_language, docs_root
+from releasekb.site.generate import Generated, build_language, docs_root
 from releasekb.site.render import bytecode_cache, index_titles, not_found_page, outline, render_pages
 from releasekb.site.session import Session
 
@@ -131,6 +132,13 @@ class ReleaseKBPlugin(BasePlugin[ReleaseKBConfig]):
     def __init__(self):
         self.session = Session()  # this process's; a language worker gives the plugin its own
         self.mode: Mode | None = None
+        self.given: Generated | None = None  # the pages a language worker generated for its next build
+
+    def build_with(self, session: Session, generated: Generated) -> None:
+        """A language worker's build (build.py): its session, and the pages it has generated for
+        this build from the data as its builder read them, which the build uses as they are."""
+        self.session = session
+        self.given = generated
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Nothing to do: defined so that MkDocs keeps this instance, and its session, across
@@ -357,9 +365,11 @@ class WholeSite(Mode):
     def _generate(self, config: MkDocsConfig):
         """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
         Every later stage of the build uses the catalog made here, never the files again."""
+        generated, self.plugin.given = self.plugin.given, None  # for this build only
         try:
-            data = self.session.data_of_build(self.data_dir)
-            generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
+            if generated is None:  # a plain `mkdocs build` or `mkdocs serve`: the plugin reads the data
+                data = read_files(self.data_dir)
+                generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
         except DataError as error:
             raise _invalid_data(error) from None
         except LinkInTheWay as error:  # under a plain `mkdocs build`: a sentence, not a traceback
