@@ -8,7 +8,9 @@ own pages first, see generate.py) and assembles them into one site: the default 
 the root, the others under <lang>/. The site is swapped in only when every language built.
 
 The data files are read once per build, by the builder, and every language's worker builds from
-those bytes: a file saved during a build is in none of its outputs, rather than in some.
+those bytes: a file saved during a build is in none of its outputs, rather than in some. A worker
+reads its configuration once per build (for its builder's question about its folders, then kept
+for the build), generates its pages once, and gives them to the plugin (plugin.build_with).
 """
 
 from __future__ import annotations
@@ -78,6 +80,9 @@ def language_configs(config_file: str | Path, languages: tuple[str, ...]) -> dic
 # used by every build it runs. The worker's one piece of state across the calls its executor
 # makes: a ProcessPoolExecutor gives the functions it runs no other way to share an object.
 _worker_session: Session | None = None
+# The configuration a worker read for its builder (_sources), kept for the build that follows it
+# ({configuration file: (strict, the configuration)}): each build reads it once, not twice.
+_configs_read: dict[str, tuple] = {}
 
 
 def _start_worker(parent_pid: int, counters: SynchronizedArray) -> None:
@@ -186,9 +191,12 @@ def _sources(config_file: str, strict: bool) -> Sources | LanguageResult:
 
     from releasekb.site.plugin import data_dir_of
 
+    _configs_read.pop(config_file, None)
     try:
         config = load_config(config_file, strict=strict)
-        return Sources(data_dir_of(config), docs_root(config))
+        sources = Sources(data_dir_of(config), docs_root(config))
+        _configs_read[config_file] = (strict, config)
+        return sources
     except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
 
@@ -203,7 +211,6 @@ def _build_one_language(
     (afterwards.py): a whole build's, once its folder is in place (SiteBuilder.build_into).
     Every build of this worker shares its session (session.py)."""
     from mkdocs.commands.build import build
-    from mkdocs.config import load_config
 
     from releasekb.site.plugin import configure_language, plugin_of
 
@@ -211,17 +218,17 @@ def _build_one_language(
     session.jobs.defer(serving, hold=serving and not dirty)
     session.jobs.building(True)  # the work left from the build before waits for this one
     try:
-        config = load_config(config_file, site_dir=site_dir, strict=strict)
-        plugin_of(config).session = session
+        config = _config_for_build(config_file, site_dir, strict)
         configure_language(config, lang)  # one mkdocs.yml for every language
-        # Generated here rather than in the hook, so that data problems are reported once
-        # by the parent rather than by every language; the hook then finds them written.
-        with session.building_from(data):
-            generated = session.pages.generate_once(data, docs_root(config), config.site_url or "", lang)
-            if dirty and (generated.dropped_pages or lang not in session.built_languages):
-                why = "pages were removed" if generated.dropped_pages else "no earlier build"
-                return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
-            build(config, dirty=dirty)
+        # Generated here rather than in the plugin, from the data as the builder read it, so that
+        # data problems are reported once by the parent rather than by every language; the
+        # plugin is given the pages (build_with) and generates nothing itself.
+        generated = session.pages.generate_once(data, docs_root(config), config.site_url or "", lang)
+        if dirty and (generated.dropped_pages or lang not in session.built_languages):
+            why = "pages were removed" if generated.dropped_pages else "no earlier build"
+            return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
+        plugin_of(config).build_with(session, generated)
+        build(config, dirty=dirty)
         session.built_languages.add(lang)
         site_url = config.site_url or ""
     except DataError as error:
@@ -235,6 +242,19 @@ def _build_one_language(
     finally:
         session.jobs.building(False)
     return LanguageResult(Outcome.BUILT, site_url=site_url)
+
+
+def _config_for_build(config_file: str, site_dir: str, strict: bool):
+    """Run in a worker process: the configuration of the build about to run, the one _sources
+    read for its builder when there is one (taken: a build changes its configuration)."""
+    from mkdocs.config import load_config
+
+    strict_read, config = _configs_read.pop(config_file, (None, None))
+    if config is None or strict_read != strict:
+        return load_config(config_file, site_dir=site_dir, strict=strict)
+    # As load_config(site_dir=) gives it: an absolute path (the builder's folders are resolved).
+    config.site_dir = os.path.abspath(site_dir)
+    return config
 
 
 class SiteBuilder:

@@ -7,8 +7,8 @@ longer correspond to data are removed. Files are rewritten only when their text 
 so MkDocs' dirty checks and file watchers see only real changes.
 
 Each language's build (build.py) generates its own pages in its own process, from the data files
-its builder read once for every language (session.py), and the MkDocs hook finds them
-written; what the process generated last, for the next build, is its LanguagePages. The
+its builder read once for every language, and gives the plugin what it generated
+(plugin.build_with); what the process generated last, for the next build, is its LanguagePages. The
 functions reading a build's MkDocs configuration are here too.
 """
 
@@ -135,8 +135,8 @@ class Generated:
 
 class LanguagePages:
     """The pages one process last generated, and what they were made from, for its next build's:
-    MkDocs calls the plugin's on_config on every build, and `releasekb build` generates before
-    the build starts (to report data problems once). Held by the process's session (session.py)."""
+    a rebuild under `serve` (or `mkdocs serve`) writes only the pages whose text changed, and
+    nothing when the data did not. Held by the process's session (session.py)."""
 
     def __init__(self, releases: LoadedReleases | None = None):
         self.releases = releases if releases is not None else LoadedReleases()

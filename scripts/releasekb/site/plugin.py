@@ -20,10 +20,13 @@ mkdocs.yml without running plugins builds the same pages (render.py).
 written into the site's docs, and its name, theme, navigation, search and pages stay its own.
 Only the plugin's own pages get its stylesheet and script.
 
-The state of a build lives on the plugin instance, as in Material's plugins; what a process keeps
+The two modes are two classes over one base (Mode: WholeSite, Section), which the plugin, the one
+entry point, chooses by its typed options (ReleaseKBConfig: `path`) and hands MkDocs' events to.
+The state of a build lives on the mode, as in Material's plugins on the plugin; what a process keeps
 between its builds is its Session (session.py), which a worker of `releasekb build` and `serve`
-gives the plugin (it generated the pages before the build started), and which the plugin holds
-itself under a plain `mkdocs build` or `mkdocs serve`.
+gives the plugin with the pages it generated before the build started (build_with), and which
+the plugin holds itself under a plain `mkdocs build` or `mkdocs serve`, where it reads the data
+and generates the pages itself.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from urllib.parse import urljoin, urlsplit
 import jinja2
 import yaml
 from markupsafe import Markup
+from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -45,7 +49,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-from mkdocs.utils import get_markdown_title, get_relative_url
+from mkdocs.utils import get_markdown_title, get_relative_url, weak_property
 from mkdocs.utils import meta as markdown_meta
 
 from releasekb.common.i18n import has_interface_strings, interface_strings, known_languages, url_prefix
@@ -57,9 +61,8 @@ from releasekb.kb.urls import relative_site_url
 from releasekb.kb.validate import read_files
 from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
-from releasekb.site.generate import build_language, docs_root
+from releasekb.site.generate import Generated, build_language, docs_root
 from releasekb.site.render import (
-    Outline,
     bytecode_cache,
     index_titles,
     navigation_kinds,
@@ -98,17 +101,18 @@ class _SectionPath(c.Type):
         return value
 
 
-# The plugin's options, typed with MkDocs' config options (an unknown option is an error). A
-# scheme rather than a `base.Config` class: its `data` attribute would hide UserDict's own.
-OPTIONS = (
-    ("data", c.Type(str, default="releases")),  # the data folder, relative to mkdocs.yml
-    ("path", _SectionPath()),  # "" the whole site; else the folder of a section of the site
-)
+class ReleaseKBConfig(base.Config):
+    """The plugin's options, typed (an unknown option is an error)."""
+
+    # The option `data`: MkDocs maps a trailing underscore away, so that the attribute does not
+    # hide the `data` dictionary every `base.Config` (a UserDict) holds its values in.
+    data_ = c.Type(str, default="releases")  # the data folder, relative to mkdocs.yml
+    path = _SectionPath()  # "" the whole site; else the folder of a section of the site
 
 
 def data_dir_of(config: MkDocsConfig) -> Path:
     """The release data of a build: the plugin's `data`, relative to the configuration file."""
-    return Path(config.config_file_path).parent / plugin_of(config).config["data"]
+    return Path(config.config_file_path).parent / plugin_of(config).config.data_
 
 
 def plugin_of(config: MkDocsConfig) -> ReleaseKBPlugin:
@@ -123,34 +127,93 @@ class _Relative(str):
     (it cannot express a page in the other language's tree, above this build's root)."""
 
 
-class ReleaseKBPlugin(BasePlugin):
-    config_scheme = OPTIONS
+class ReleaseKBPlugin(BasePlugin[ReleaseKBConfig]):
+    """The entry point: one plugin name, `releasekb`, for both modes. Which one a build is in
+    is known once its options are read (`path`), so the plugin holds its mode (WholeSite or
+    Section) and hands each MkDocs event to it; the mode is kept across `mkdocs serve`'s
+    rebuilds while `path` stays the same."""
 
     def __init__(self):
         self.session = Session()  # this process's; a language worker gives the plugin its own
-        self.section = ""  # the `path` option, without slashes
-        self.lang = ""  # the build's language (theme.language), set by on_config
-        self.data_dir = Path("releases")
-        self.root_url = ""  # the whole site's address (site_url before a language moves it)
-        self.catalog = None
-        self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
-        self.section_pages: dict[str, str] = {}  # a section's pages, {src_uri: text}
-        self._level_style = ""  # a section's labels' colours (level_colours.py)
-        self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
-        self._section_made_from: tuple = ()  # what section_pages were rendered from
-        self._front_matter: dict[str, dict] = {}  # read by on_page_read_source, until the page takes it
-        self._section_page: Page | None = None  # the navigation's page of the page being rendered
-        self._rendering_own_page = False  # whether the page being rendered is a generated one
+        self.mode: Mode | None = None
+        self.given: Generated | None = None  # the pages a language worker generated for its next build
+
+    def build_with(self, session: Session, generated: Generated) -> None:
+        """A language worker's build (build.py): its session, and the pages it has generated for
+        this build from the data as its builder read them, which the build uses as they are."""
+        self.session = session
+        self.given = generated
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Nothing to do: defined so that MkDocs keeps this instance, and its session, across
         `mkdocs serve`'s rebuilds (MkDocs 1.4+), as a language worker keeps its own."""
 
-    # ------------------------------------------------------------------ configuration
-
     @event_priority(100)  # before the other plugins read the configuration
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.section = self.config["path"].strip("/")  # checked by _SectionPath
+        section = self.config.path.strip("/")  # checked by _SectionPath
+        mode = Section if section else WholeSite
+        if type(self.mode) is not mode or self.mode.section != section:
+            self.mode = mode(self, section)
+        self.mode.on_config(config)
+        return config
+
+    def on_pre_build(self, config: MkDocsConfig) -> None:
+        self.mode.on_pre_build(config)
+
+    # After the other plugins' on_files (and hooks'), which may add pages (mkdocs-gen-files): a
+    # page of theirs at a path of ours is then seen, and refused, rather than silently replaced.
+    @event_priority(-100)
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        self.mode.on_files(files, config)
+        _require_local_assets(files, config)
+        return files
+
+    def on_nav(self, nav, config: MkDocsConfig, files: Files):
+        self.mode.on_nav(nav, config)
+        return nav
+
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        self.mode.on_env(env, config, files)
+        return env
+
+    def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
+        self.mode.on_page_context(page, config, nav)
+        return context
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        return self.mode.on_post_page(output, page)
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        self.mode.on_post_build(config)
+
+    def name_in(self, config: MkDocsConfig) -> str:
+        """The name MkDocs gives this plugin (a generated file's `generated_by`)."""
+        return next((name for name, plugin in config.plugins.items() if plugin is self), "releasekb")
+
+
+class Mode:
+    """What both modes do: check the configuration, read the generated pages' front matter, give
+    MkDocs their HTML, and mark the tab of the page being rendered. The state of a build lives
+    here, as in Material's plugins; what lasts longer is the plugin's session."""
+
+    def __init__(self, plugin: ReleaseKBPlugin, section: str):
+        self.plugin = plugin
+        self.section = section  # the `path` option, without slashes ("" for the whole site)
+        self.lang = ""  # the build's language (theme.language), set by on_config
+        self.data_dir = Path("releases")
+        self.root_url = ""  # the whole site's address (site_url before a language moves it)
+        self.catalog = None
+        self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
+        self._section_page: Page | None = None  # the navigation's page of the page being rendered
+        self._rendering_own_page = False  # whether the page being rendered is a generated one
+
+    @property
+    def session(self) -> Session:
+        return self.plugin.session
+
+    # ------------------------------------------------------------------ configuration
+
+    def on_config(self, config: MkDocsConfig) -> None:
         if not config.use_directory_urls:
             # Every address the pages, feeds, API, inventory, redirects and the script make is a
             # directory URL (kb/urls.py: 'releases/1.7/'); with .html pages each would be a 404.
@@ -175,13 +238,90 @@ class ReleaseKBPlugin(BasePlugin):
         if str(self.data_dir) not in config.watch:
             config.watch.append(str(self.data_dir))
         self.root_url = config.site_url or ""
-        if self.section:
-            self._load_section(config)
-        else:
-            self._configure_site(config)
-        return config
+        self.configure(config)
 
-    def _configure_site(self, config: MkDocsConfig) -> None:
+    def configure(self, config: MkDocsConfig) -> None:
+        """This mode's pages and settings, once the shared checks have passed."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ files and search
+
+    def on_pre_build(self, config: MkDocsConfig) -> None:
+        pass
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> None:
+        raise NotImplementedError
+
+    def make_pages(self, files: Files, config: MkDocsConfig) -> None:
+        """The generated pages as GeneratedPage, given before MkDocs makes pages of the files (as
+        Material's blog gives its views); a title the site's `nav` gives one stays its title."""
+        titles = _navigation_titles(config.nav, files)
+        for uri in self.html_pages:
+            file = files.get_file_from_path(uri)
+            if file is not None:
+                GeneratedPage(titles.get(uri), file, config)
+
+    def on_nav(self, nav, config: MkDocsConfig) -> None:
+        """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
+        renders only changed pages, and the navigation tabs need every tab's title."""
+        for page in nav.pages:
+            if page.markdown is None:
+                page.read_source(config)
+
+    # ------------------------------------------------------------------ pages
+
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
+        env.filters["striptags"] = self._striptags_as_html(env.filters["striptags"])
+
+    def _striptags_as_html(self, striptags):
+        """Jinja's `striptags`, giving escaped HTML (Markup) on the plugin's pages. A page title is
+        HTML (a feature named "a <b>" has the title "a &#60;b&#62;"); `striptags` decodes it
+        into text, which Material prints into <title> as it is: in a section of a site, whose
+        templates are the site's own, "</title><script>" in a feature's name would be markup."""
+
+        # Not a pass_context filter: Jinja compiles a filter's call by its kind, and the compiled
+        # templates are cached between builds (and versions), under the template's source only.
+        def striptags_as_html(value):
+            text = striptags(value)
+            return Markup.escape(text) if self._rendering_own_page else text
+
+        return striptags_as_html
+
+    def on_page_context(self, page: Page, config: MkDocsConfig, nav) -> None:
+        """The tab of this page's section."""
+        self._rendering_own_page = page.file.src_uri in self.html_pages  # until on_post_page
+        if page.file.src_uri in self.html_pages:
+            self._section_page = _section_page_of(page, nav)
+            if self._section_page is not None:
+                self._section_page.active = True  # until on_post_page
+                self.lead_through(page, self._section_page)
+
+    def lead_through(self, page: Page, section_page: Page) -> None:
+        """What else a page outside the navigation takes from the page of its folder, until on_post_page."""
+
+    def on_post_page(self, output: str, page: Page) -> str:
+        self._rendering_own_page = False
+        if self._section_page is not None:
+            self._section_page.active = False
+            if page.parent is self._section_page:
+                page.parent = None
+            self._section_page = None
+        return output
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        raise NotImplementedError
+
+
+class WholeSite(Mode):
+    """The whole site is the knowledge base (`- releasekb`): each language a build of its own,
+    its generated pages files of docs/<lang>/, the theme's overrides, the search by Pagefind,
+    the language switcher, the 404 page in every language, and the outputs of the whole site."""
+
+    def __init__(self, plugin: ReleaseKBPlugin, section: str):
+        super().__init__(plugin, section)
+        self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
+
+    def configure(self, config: MkDocsConfig) -> None:
         lang = self.lang
         # The package's overrides, below the site's own custom_dir when it has one.
         if str(THEME_DIR) not in config.theme.dirs:
@@ -229,9 +369,11 @@ class ReleaseKBPlugin(BasePlugin):
     def _generate(self, config: MkDocsConfig):
         """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
         Every later stage of the build uses the catalog made here, never the files again."""
+        generated, self.plugin.given = self.plugin.given, None  # for this build only
         try:
-            data = self.session.data_of_build(self.data_dir)
-            generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
+            if generated is None:  # a plain `mkdocs build` or `mkdocs serve`: the plugin reads the data
+                data = read_files(self.data_dir)
+                generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
         except DataError as error:
             raise _invalid_data(error) from None
         except LinkInTheWay as error:  # under a plain `mkdocs build`: a sentence, not a traceback
@@ -240,84 +382,20 @@ class ReleaseKBPlugin(BasePlugin):
         self.html_pages = generated.pages
         return generated
 
-    def _load_section(self, config: MkDocsConfig) -> None:
-        """A section's pages, rendered in memory once per data version."""
-        data = read_files(self.data_dir)
-        made_from = (data.fingerprint, team_signature(self.data_dir), self.section, self.lang, self._section_url())
-        if made_from == self._section_made_from:
-            return
-        try:
-            knowledge_base = load_knowledge_base(data, self.session.releases)
-        except DataError as error:
-            raise _invalid_data(error) from None
-        self.catalog = knowledge_base.catalog
-        if self.lang not in self.catalog.languages:
-            raise PluginError(
-                f"releasekb: theme.language '{visible(self.lang)}' is not a language of the knowledge base "
-                f"({', '.join(self.catalog.languages)}, project.yaml `languages` in {self.data_dir})"
-            )
-        # Addresses inside the section have no language prefix: they are made as the default
-        # language's, whatever the language of the text.
-        rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=self.catalog.default_language)
-        self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
-        self._level_style = level_colours.style_element(self.catalog.levels.values())  # in each page's head
-        self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
-        self._section_made_from = made_from
-
-    def _section_url(self) -> str:
-        """The section's address: absolute with the site's, else a path from the site's root."""
-        return urljoin(self.root_url or "/", self.section + "/")
-
-    # ------------------------------------------------------------------ files and search
-
     def on_pre_build(self, config: MkDocsConfig) -> None:
         """Material's search plugin keeps its search box; Pagefind indexes the pages (search.py).
         Installed after Material's on_config, which makes a new index for every build."""
         material = _material_search(config)
-        if self.section or material is None:
-            return  # a section leaves the site's search as it is; no search box: nothing to index
+        if material is None:
+            return  # no search box: nothing to index
         material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
         material.search_index = self.session.indexer.feed_for(self.lang).prepare(self.catalog, material_config)
 
-    # After the other plugins' on_files (and hooks'), which may add pages (mkdocs-gen-files): a
-    # page of theirs at a path of ours is then seen, and refused, rather than silently replaced.
-    @event_priority(-100)
-    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        if self.section:
-            self._add_section_files(files, config)
-        else:
-            self._refuse_pages_of_other_plugins(files, config)
-            self.session.progress.total(len(files.documentation_pages()))
-            self.session.indexer.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
-        _require_local_assets(files, config)
-        return files
-
-    def _add_section_files(self, files: Files, config: MkDocsConfig) -> None:
-        """The section's pages and assets, in memory; a file of the site's own at one of their
-        addresses is an error naming both (the plugin never replaces a page it did not make)."""
-        section_files = dict(self.section_pages)
-        for asset in (STYLESHEET, SCRIPT):
-            section_files[f"{self.section}/{asset}"] = (THEME_DIR / asset).read_text(encoding="utf-8")
-        # a site without its own `nav` lists the navigation's kinds of page (not the others:
-        # thousands at scale, and Material renders the whole navigation into every page)
-        nav_pages = {f"{self.section}/{kind.path}" for kind in navigation_kinds()}
-        name = self._name(config)
-        for theirs in [file for file in files if file.generated_by == name]:
-            files.remove(theirs)  # ours, from the previous build under `mkdocs serve`
-        ours = []
-        for uri, content in section_files.items():
-            # A site with its own `nav` lists what it wants; one without gets the section's indexes.
-            listed = uri in nav_pages and not config.nav
-            inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
-            ours.append(File.generated(config, uri, content=content, inclusion=inclusion))
-        # The outputs written after the build (feed, badges, objects.inv) are addresses of the
-        # section too: a file of the site's own there would be overwritten.
-        outputs = publish.output_paths(self.catalog, self.lang, self._section_url(), section=True)
-        destinations = {file.dest_uri: file.src_uri for file in ours}
-        destinations.update({f"{self.section}/{path}": f"{self.section}/{path}" for path in outputs})
-        _refuse_files_at(destinations, files, name, "or set releasekb's `path:` to another folder")
-        for file in ours:
-            files.append(file)
+    def on_files(self, files: Files, config: MkDocsConfig) -> None:
+        self._refuse_pages_of_other_plugins(files, config)
+        self.make_pages(files, config)
+        self.session.progress.total(len(files.documentation_pages()))
+        self.session.indexer.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
 
     def _refuse_pages_of_other_plugins(self, files: Files, config: MkDocsConfig) -> None:
         """The whole site's pages are files in the docs; another plugin's page, or a hand-written
@@ -329,23 +407,11 @@ class ReleaseKBPlugin(BasePlugin):
         destinations = self._destinations[1]
         # Ours are files of the docs (generated_by None) at their own paths; any other file is theirs.
         others = Files([file for file in files if file.src_uri not in self.html_pages or file.generated_by])
-        _refuse_files_at(destinations, others, self._name(config))
+        _refuse_files_at(destinations, others, self.plugin.name_in(config))
 
-    def _name(self, config: MkDocsConfig) -> str:
-        """The name MkDocs gives this plugin (a generated file's `generated_by`)."""
-        return next((name for name, plugin in config.plugins.items() if plugin is self), "releasekb")
-
-    def on_nav(self, nav, config: MkDocsConfig, files: Files):
-        """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
-        renders only changed pages, and the navigation tabs need every tab's title."""
-        for page in nav.pages:
-            if page.markdown is None:
-                page.read_source(config)
-                if page.file.src_uri in self.html_pages:
-                    _take_front_matter(page, self._front_matter.pop(page.file.src_uri, {}))
-        if not self.section:
-            self._name_navigation_for_not_found_page(nav, config)
-        return nav
+    def on_nav(self, nav, config: MkDocsConfig) -> None:
+        super().on_nav(nav, config)
+        self._name_navigation_for_not_found_page(nav, config)
 
     def _name_navigation_for_not_found_page(self, nav, config: MkDocsConfig) -> None:
         """The navigation's entries in every language, for the 404 page, which serves every
@@ -378,14 +444,10 @@ class ReleaseKBPlugin(BasePlugin):
         markdown, meta = markdown_meta.get_data(source.read_text(encoding="utf-8-sig"))
         return meta.get("title") or get_markdown_title(markdown) or page.title
 
-    # ------------------------------------------------------------------ pages
-
-    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
         """Every page learns its address in each language (the same page, or that language's home
         when it has no such page), before the sitemap and the pages are rendered."""
-        env.filters["striptags"] = self._striptags_as_html(env.filters["striptags"])
-        if self.section:
-            return env
+        super().on_env(env, config, files)
         root = docs_root(config)
         languages = self.catalog.languages
         for file in files.documentation_pages():
@@ -411,56 +473,10 @@ class ReleaseKBPlugin(BasePlugin):
             return value if isinstance(value, _Relative) else url_filter(context, value)
 
         env.filters["url"] = url
-        return env
 
-    def _striptags_as_html(self, striptags):
-        """Jinja's `striptags`, giving escaped HTML (Markup) on the plugin's pages. A page title is
-        HTML (a feature named "a <b>" has the title "a &#60;b&#62;"); `striptags` decodes it
-        into text, which Material prints into <title> as it is: in a section of a site, whose
-        templates are the site's own, "</title><script>" in a feature's name would be markup."""
-
-        # Not a pass_context filter: Jinja compiles a filter's call by its kind, and the compiled
-        # templates are cached between builds (and versions), under the template's source only.
-        def striptags_as_html(value):
-            text = striptags(value)
-            return Markup.escape(text) if self._rendering_own_page else text
-
-        return striptags_as_html
-
-    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
-        """A generated page's front matter is read here, with libyaml: MkDocs' own reading
-        (PyYAML in Python) cost 0.3 ms a page, a second of each language's build at 80 releases.
-        MkDocs gets the page without it; on_page_markdown gives the page its meta."""
-        if page.file.src_uri not in self.html_pages:
-            return None
-        self._front_matter[page.file.src_uri], body = split_front_matter(page.file.content_string)
-        return body
-
-    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """A generated page is HTML already, but for its headings (render.py): MkDocs takes it as
-        the page's content unconverted (_render_generated) and keeps only its title as Markdown."""
-        if page.file.src_uri not in self.html_pages:
-            return markdown
-        _take_front_matter(page, self._front_matter.pop(page.file.src_uri, {}))
-        page_html = markdown_headings_as_html(markdown)
-        page_outline = outline(page_html)
-        # MkDocs' Page.render builds a new Markdown converter, with every extension, for each page:
-        # that was most of what a generated page cost MkDocs, for HTML with nothing to convert.
-        page.render = functools.partial(_render_generated, page, page_html, page_outline)
-        return "# " + markdown_title(page_outline.title)
-
-    def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
-        """The tab of this page's section, and the language switcher and the hreflang links of this page."""
-        self._rendering_own_page = page.file.src_uri in self.html_pages  # until on_post_page
-        if page.file.src_uri in self.html_pages:
-            self._section_page = _section_page_of(page, nav)
-            if self._section_page is not None:
-                self._section_page.active = True  # until on_post_page
-                if self.section and page.parent is None:
-                    # The host's breadcrumbs (Material's navigation.path) lead through that page.
-                    page.parent = self._section_page  # until on_post_page
-        if self.section:
-            return context
+    def on_page_context(self, page: Page, config: MkDocsConfig, nav) -> None:
+        """And the language switcher and the hreflang links of this page."""
+        super().on_page_context(page, config, nav)
         here = url_prefix(self.lang, self.catalog.languages) + page.url
         config.extra["alternate"] = [
             {**alternate, "link": _Relative(relative_site_url(here, page.releasekb_targets[alternate["lang"]]))}
@@ -468,37 +484,16 @@ class ReleaseKBPlugin(BasePlugin):
             else alternate
             for alternate in config.extra["alternate"]
         ]
-        return context
 
-    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
-        self._rendering_own_page = False
-        if self._section_page is not None:
-            self._section_page.active = False
-            if page.parent is self._section_page:
-                page.parent = None
-            self._section_page = None
-        if not self.section:
-            self.session.progress.page_done()
-            return output
-        if page.file.src_uri not in self.html_pages:
-            return output
-        # Only the section's own pages load its stylesheet and script: the site's stay as they are.
-        css, js = (get_relative_url(f"{self.section}/{asset}", page.url) for asset in (STYLESHEET, SCRIPT))
-        head = f'<link rel="stylesheet" href="{css}">\n{self._level_style}\n'
-        output = output.replace("</head>", head + "</head>", 1)
-        return output.replace("</body>", f'<script src="{js}"></script>\n</body>', 1)
-
-    # ------------------------------------------------------------------ outputs
+    def on_post_page(self, output: str, page: Page) -> str:
+        self.session.progress.page_done()
+        return super().on_post_page(output, page)
 
     def on_post_build(self, config: MkDocsConfig) -> None:
         """The machine-readable outputs (JSON API, badges, objects.inv, feed) and the search index
         of this language; after the page has reloaded, under `serve` (afterwards.py)."""
         site_dir = Path(config.site_dir)
         jobs = self.session.jobs
-        if self.section:
-            section_dir = site_dir / self.section
-            publish.write_outputs(self.catalog, self.lang, self._section_url(), section_dir, section=True)
-            return
         lang = self.lang
         if jobs.deferring():  # under `serve`: renamed into place, as the site is being served
             write = functools.partial(publish.write_outputs, whole=True, give_way=jobs.give_way)
@@ -510,6 +505,95 @@ class ReleaseKBPlugin(BasePlugin):
                 self.session.indexer.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
             except RuntimeError as error:
                 raise PluginError(f"search index: {error}") from None
+
+
+class Section(Mode):
+    """A section of an existing site (`- releasekb: {path: release-notes}`): the pages of the
+    site's language under that folder, in memory (MkDocs 1.6's generated files), with their own
+    stylesheet, script and outputs; the site's name, theme, navigation and search stay its own."""
+
+    def __init__(self, plugin: ReleaseKBPlugin, section: str):
+        super().__init__(plugin, section)
+        self.section_pages: dict[str, str] = {}  # the section's pages, {src_uri: text}
+        self._level_style = ""  # the labels' colours (level_colours.py)
+        self._made_from: tuple = ()  # what section_pages were rendered from
+
+    def configure(self, config: MkDocsConfig) -> None:
+        """The section's pages, rendered in memory once per data version."""
+        data = read_files(self.data_dir)
+        made_from = (data.fingerprint, team_signature(self.data_dir), self.section, self.lang, self._section_url())
+        if made_from == self._made_from:
+            return
+        try:
+            knowledge_base = load_knowledge_base(data, self.session.releases)
+        except DataError as error:
+            raise _invalid_data(error) from None
+        self.catalog = knowledge_base.catalog
+        if self.lang not in self.catalog.languages:
+            raise PluginError(
+                f"releasekb: theme.language '{visible(self.lang)}' is not a language of the knowledge base "
+                f"({', '.join(self.catalog.languages)}, project.yaml `languages` in {self.data_dir})"
+            )
+        # Addresses inside the section have no language prefix: they are made as the default
+        # language's, whatever the language of the text.
+        rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=self.catalog.default_language)
+        self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
+        self._level_style = level_colours.style_element(self.catalog.levels.values())  # in each page's head
+        self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
+        self._made_from = made_from
+
+    def _section_url(self) -> str:
+        """The section's address: absolute with the site's, else a path from the site's root."""
+        return urljoin(self.root_url or "/", self.section + "/")
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> None:
+        """The section's pages and assets, in memory; a file of the site's own at one of their
+        addresses is an error naming both (the plugin never replaces a page it did not make).
+        The site's search is left as it is."""
+        section_files = dict(self.section_pages)
+        for asset in (STYLESHEET, SCRIPT):
+            section_files[f"{self.section}/{asset}"] = (THEME_DIR / asset).read_text(encoding="utf-8")
+        # a site without its own `nav` lists the navigation's kinds of page (not the others:
+        # thousands at scale, and Material renders the whole navigation into every page)
+        nav_pages = {f"{self.section}/{kind.path}" for kind in navigation_kinds()}
+        name = self.plugin.name_in(config)
+        for theirs in [file for file in files if file.generated_by == name]:
+            files.remove(theirs)  # ours, from the previous build under `mkdocs serve`
+        ours = []
+        for uri, content in section_files.items():
+            # A site with its own `nav` lists what it wants; one without gets the section's indexes.
+            listed = uri in nav_pages and not config.nav
+            inclusion = InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV
+            ours.append(File.generated(config, uri, content=content, inclusion=inclusion))
+        # The outputs written after the build (feed, badges, objects.inv) are addresses of the
+        # section too: a file of the site's own there would be overwritten.
+        outputs = publish.output_paths(self.catalog, self.lang, self._section_url(), section=True)
+        destinations = {file.dest_uri: file.src_uri for file in ours}
+        destinations.update({f"{self.section}/{path}": f"{self.section}/{path}" for path in outputs})
+        _refuse_files_at(destinations, files, name, "or set releasekb's `path:` to another folder")
+        for file in ours:
+            files.append(file)
+        self.make_pages(files, config)
+
+    def lead_through(self, page: Page, section_page: Page) -> None:
+        if page.parent is None:
+            # The host's breadcrumbs (Material's navigation.path) lead through that page.
+            page.parent = section_page  # until on_post_page
+
+    def on_post_page(self, output: str, page: Page) -> str:
+        output = super().on_post_page(output, page)
+        if page.file.src_uri not in self.html_pages:
+            return output
+        # Only the section's own pages load its stylesheet and script: the site's stay as they are.
+        css, js = (get_relative_url(f"{self.section}/{asset}", page.url) for asset in (STYLESHEET, SCRIPT))
+        head = f'<link rel="stylesheet" href="{css}">\n{self._level_style}\n'
+        output = output.replace("</head>", head + "</head>", 1)
+        return output.replace("</body>", f'<script src="{js}"></script>\n</body>', 1)
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        """The section's machine-readable outputs (JSON API, badges, objects.inv, feed)."""
+        section_dir = Path(config.site_dir) / self.section
+        publish.write_outputs(self.catalog, self.lang, self._section_url(), section_dir, section=True)
 
 
 def _section_page_of(page: Page, nav) -> Page | None:
@@ -648,30 +732,17 @@ def _require_local_assets(files: Files, config: MkDocsConfig) -> None:
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
-    """(front matter, the rest) of a generated page."""
+    """(front matter, the rest) of a generated page; the rest without its leading blank lines, as
+    MkDocs' own reading gives it (mkdocs.utils.meta.get_data)."""
     if not text.startswith("---\n"):
-        return {}, text
+        return {}, text.lstrip("\n")
     end = text.find("\n---\n", 3)
     if end < 0:
-        return {}, text
-    return yaml.load(text[4:end], Loader=_YAML_LOADER) or {}, text[end + 5 :]
+        return {}, text.lstrip("\n")
+    return yaml.load(text[4:end], Loader=_YAML_LOADER) or {}, text[end + 5 :].lstrip("\n")
 
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _take_front_matter(page: Page, front_matter: dict) -> None:
-    """A generated page's meta, from its front matter, which is written for engines without
-    this plugin. MkDocs prints page titles and descriptions into HTML unescaped: the title is
-    taken from the page's heading as Markdown would make it (markdown_title), and the
-    description is escaped for its attribute, as Markup (which a theme's `| e` leaves as it is)."""
-    meta = dict(front_matter)
-    title = meta.pop("title", None)
-    if title is not None:
-        page._title_from_render = page._title_from_render or markdown_title(title)
-    if "description" in meta:
-        meta["description"] = Markup.escape(str(meta["description"]))
-    page.meta = meta
 
 
 def markdown_title(title: str) -> str:
@@ -701,13 +772,64 @@ def markdown_headings_as_html(page: str) -> str:
     return _MARKDOWN_HEADING.sub(html_heading, page)
 
 
-def _render_generated(page: Page, page_html: str, page_outline: Outline, config: MkDocsConfig, files: Files) -> None:
-    """Page.render for a generated page: what converting its Markdown would have told MkDocs
-    (content, title, table of contents, anchors), read from its HTML."""
-    page.content = page_html
-    page._title_from_render = markdown_title(page_outline.title)
-    page.toc = get_toc(page_outline.toc_tokens)
-    page.present_anchor_ids = set(page_outline.anchor_ids)
-    # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
-    page.links_to_anchors = {}
-    del page.render  # Page.render again; the page's HTML is held once, as its content
+class GeneratedPage(Page):
+    """A page the plugin made (render.py): HTML but for its Markdown headings, with its title and
+    description in front matter for engines without the plugin. It gives MkDocs what converting
+    its Markdown would have (content, title, table of contents, anchors), read from its HTML:
+    MkDocs' own Page.render builds a new Markdown converter, with every extension, for each page,
+    which was most of what a generated page cost, for HTML with nothing to convert."""
+
+    def read_source(self, config: MkDocsConfig) -> None:
+        """The front matter is read with libyaml: MkDocs' own reading (PyYAML in Python) cost
+        0.3 ms a page, a second of each language's build at 80 releases."""
+        front_matter, body = split_front_matter(self.file.content_string)
+        self.html = markdown_headings_as_html(body)
+        self.outline = outline(self.html)
+        self.meta = _meta_of(front_matter)
+        # What a plugin reading the page's Markdown (on_page_markdown) sees: its title.
+        self.markdown = "# " + self.title_html
+
+    @property
+    def title_html(self) -> str:
+        """The page title MkDocs would make of the page's heading (markdown_title)."""
+        return markdown_title(self.outline.title)
+
+    @weak_property
+    def title(self) -> str | None:
+        """The navigation's title for the page when the site's `nav` names one, else its heading's."""
+        if self.markdown is None:
+            return None
+        return self.title_html or Page.title.func(self)  # a page without a heading: MkDocs' own choice
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        self.content = self.html
+        self.toc = get_toc(self.outline.toc_tokens)
+        self.present_anchor_ids = set(self.outline.anchor_ids)
+        # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
+        self.links_to_anchors = {}
+
+
+def _meta_of(front_matter: dict) -> dict:
+    """A generated page's meta, from its front matter, which is written for engines without this
+    plugin: without the title (MkDocs prints page titles into HTML unescaped, so the title is the
+    heading's as Markdown would make it: GeneratedPage.title), and with the description escaped for
+    its attribute, as Markup (which a theme's `| e` leaves as it is)."""
+    meta = dict(front_matter)
+    meta.pop("title", None)
+    if "description" in meta:
+        meta["description"] = Markup.escape(str(meta["description"]))
+    return meta
+
+
+def _navigation_titles(nav: list | None, files: Files) -> dict[str, str]:
+    """{src_uri: title} of the pages the site's `nav` gives a title (`- Release notes: notes/index.md`)."""
+    titles = {}
+    for item in nav or []:
+        if not isinstance(item, dict):
+            continue
+        for title, value in item.items():
+            if isinstance(value, list):
+                titles.update(_navigation_titles(value, files))
+            elif isinstance(value, str) and (file := files.get_file_from_path(value)) is not None:
+                titles[file.src_uri] = title
+    return titles

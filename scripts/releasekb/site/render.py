@@ -368,7 +368,7 @@ _TITLE_LINE = re.compile(r"^# (.*) \{#_title\}$", re.M)
 
 def with_front_matter(body: str, description: str, searched: bool = True) -> str:
     """The page with its title and description in its front matter, where every engine reads
-    them (the plugin itself takes the title from the heading, see plugin.on_page_markdown), and,
+    them (the plugin itself takes the title from the heading, see plugin.GeneratedPage), and,
     for a kind of page search leaves out, Material's `search: {exclude: true}`."""
     title = _TITLE_LINE.search(body)
     meta = {"title": text_of(title[1]) if title else "", "description": description}

@@ -45,7 +45,7 @@ from releasekb.kb.catalog import Catalog
 from releasekb.kb.page_kinds import Facts
 from releasekb.kb.pages import pages
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, page_url
-from releasekb.site import afterwards, leftovers
+from releasekb.site import afterwards, leftovers, pagefind_files
 from releasekb.site.confined import files_under, no_follow, refuse_links
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
@@ -348,7 +348,7 @@ class Indexer:
             for unused in output.iterdir():
                 if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
                     unused.unlink()
-            _sort_filter_values(output)
+            pagefind_files.sort_filter_values(output)
             cjk = any(HAN.search(document.content_html) or KANA.search(document.content_html) for document in documents)
             words = self.han_words(output) if cjk else []
             (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
@@ -484,48 +484,6 @@ def _lock(path: Path):
         handle.close()
         return None
     return handle
-
-
-def _sort_filter_values(bundle: Path) -> None:
-    """Pagefind writes each filter's values in the order of a hash map, which changes from run to
-    run: the same pages would give other files, and two builds of the same sources would differ.
-    Each filter file is written again with its values sorted, under a name made from its bytes,
-    and the files that name it (the language's meta file, then the entry file) follow."""
-    entry_file = bundle / "pagefind-entry.json"
-    entry = json.loads(entry_file.read_text(encoding="utf-8"))
-    for language, info in entry["languages"].items():
-        meta_file = bundle / f"pagefind.{info['hash']}.pf_meta"
-        meta = _read_pagefind(meta_file)
-        filters = meta[3]  # [[name, chunk], ...]; the chunk names filter/<chunk>.pf_filter
-        for pair in filters:
-            chunk_file = bundle / "filter" / f"{pair[1]}.pf_filter"
-            name, values = _read_pagefind(chunk_file)
-            pair[1] = _write_pagefind(bundle / "filter", language, 7, ".pf_filter", [name, sorted(values)])
-            chunk_file.unlink()
-        filters.sort()
-        meta_file.unlink()
-        info["hash"] = _write_pagefind(bundle, language, 10, ".pf_meta", meta, prefix="pagefind.")
-    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-
-
-# Pagefind's files are gzipped CBOR after this signature.
-_PAGEFIND_SIGNATURE = b"pagefind_dcd"
-
-
-def _read_pagefind(path: Path):
-    import cbor2
-
-    return cbor2.loads(gzip.decompress(path.read_bytes()).removeprefix(_PAGEFIND_SIGNATURE))
-
-
-def _write_pagefind(folder: Path, language: str, length: int, suffix: str, data, prefix: str = "") -> str:
-    """Write data as Pagefind does; returns the name Pagefind's files refer to it by."""
-    import cbor2
-
-    content = _PAGEFIND_SIGNATURE + cbor2.dumps(data)
-    name = f"{language}_{hashlib.sha256(content).hexdigest()[:length]}"
-    (folder / f"{prefix}{name}{suffix}").write_bytes(gzip.compress(content, mtime=0))
-    return name
 
 
 _WORD_BREAKS = re.compile(r"[\s\u200b]+")

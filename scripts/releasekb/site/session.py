@@ -10,12 +10,9 @@ session of its plugin instance, which MkDocs keeps across `mkdocs serve`'s rebui
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from multiprocessing.sharedctypes import SynchronizedArray
-from pathlib import Path
 
-from releasekb.kb.validate import DataFiles, LoadedReleases, read_files
+from releasekb.kb.validate import LoadedReleases
 from releasekb.site.afterwards import Jobs
 from releasekb.site.generate import LanguagePages
 from releasekb.site.progress import Progress
@@ -30,21 +27,3 @@ class Session:
         self.pages = LanguagePages(self.releases)
         self.progress = Progress(counters)
         self.built_languages: set[str] = set()  # a dirty build needs an earlier one to start from
-        self._data: DataFiles | None = None  # the data files of the build running, as its builder read them
-
-    @contextlib.contextmanager
-    def building_from(self, data: DataFiles) -> Iterator[None]:
-        """Every stage of the build run inside uses `data` (data_of_build): the builder read the files
-        once for every language, and a file saved meanwhile must change none of the outputs."""
-        self._data = data
-        try:
-            yield
-        finally:
-            self._data = None
-
-    def data_of_build(self, data_dir: Path) -> DataFiles:
-        """The data files of this process's build: as its builder read them, else (a plain `mkdocs
-        build`, whose plugin is the first to read them) read now."""
-        if self._data is not None and self._data.folder == data_dir:
-            return self._data
-        return read_files(data_dir)

@@ -1,0 +1,193 @@
+"""The engine adapter (site/plugin.py): MkDocs' view of the knowledge base, kept thin. The plugin
+reads typed options, and its two modes, the whole site and a section of a team's site, are two
+classes over one base, chosen by the `path` option under the one entry point `releasekb`."""
+
+from __future__ import annotations
+
+import collections
+import json
+import re
+import shutil
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from mkdocs.config import load_config
+from mkdocs.structure.files import get_files
+from mkdocs.structure.nav import get_navigation
+from mkdocs.structure.pages import Page
+
+from helpers import FIXTURE_RELEASES, FIXTURES, copy_project
+from releasekb.common.markup import text_of
+from releasekb.site import build, generate, pagefind_files, plugin, search
+from releasekb.site.session import Session
+
+
+@pytest.fixture(scope="module")
+def team_project(tmp_path_factory) -> Path:
+    """A team's one-language Material site with the knowledge base as its section release-notes/."""
+    project = tmp_path_factory.mktemp("engine") / "handbook"
+    shutil.copytree(FIXTURES / "material-site", project)
+    shutil.copytree(FIXTURE_RELEASES, project / "releases")
+    return project
+
+
+def configured(project: Path, **options):
+    """The project's configuration, with the plugin's options replaced by `options`, after every
+    plugin's on_config: (the configuration, the plugin)."""
+    config = load_config(str(project / "mkdocs.yml"))
+    releasekb = plugin.plugin_of(config)
+    if options:
+        errors, warnings = releasekb.load_config(options, config.config_file_path)
+        assert (errors, warnings) == ([], [])
+    return config.plugins.on_config(config), releasekb
+
+
+def test_the_entry_point_is_the_plugin_with_typed_options():
+    (entry,) = [entry for entry in entry_points(group="mkdocs.plugins") if entry.name == "releasekb"]
+    assert entry.load() is plugin.ReleaseKBPlugin
+    releasekb = plugin.ReleaseKBPlugin()
+    assert releasekb.load_config({"data": "notes/data", "path": "release-notes"}) == ([], [])
+    assert isinstance(releasekb.config, plugin.ReleaseKBConfig)
+    assert (releasekb.config.data_, releasekb.config.path) == ("notes/data", "release-notes")
+    assert releasekb.config["data"] == "notes/data"  # the option's name in mkdocs.yml
+    defaults = plugin.ReleaseKBPlugin()
+    defaults.load_config({})
+    assert (defaults.config.data_, defaults.config.path) == ("releases", "")
+    errors, _ = plugin.ReleaseKBPlugin().load_config({"data": 7})
+    assert [key for key, _ in errors] == ["data"]
+    errors, _ = plugin.ReleaseKBPlugin().load_config({"path": "../elsewhere"})
+    assert [key for key, _ in errors] == ["path"]
+    _, warnings = plugin.ReleaseKBPlugin().load_config({"pathh": "release-notes"})
+    assert [key for key, _ in warnings] == ["pathh"]  # an unknown option (an error under strict)
+
+
+def test_the_path_option_chooses_the_section_mode_and_a_rebuild_keeps_it(team_project):
+    config, releasekb = configured(team_project)
+    section = releasekb.mode
+    assert type(section) is plugin.Section and section.section == "release-notes"
+    assert "release-notes/index.md" in section.html_pages and section.lang == "en"
+    # The section's pages are the plugin's: the site's theme and settings stay its own.
+    assert str(plugin.THEME_DIR) not in config.theme.dirs and "releasekb_search" not in config.extra
+    # `mkdocs serve` keeps the plugin between builds, and the mode with its pages while `path` is the same.
+    config.plugins.on_config(config)
+    assert releasekb.mode is section
+    # A new `path` is a new section.
+    releasekb.load_config({"data": "releases", "path": "notes"}, config.config_file_path)
+    config.plugins.on_config(config)
+    assert type(releasekb.mode) is plugin.Section and releasekb.mode is not section
+    assert releasekb.mode.section == "notes" and "notes/index.md" in releasekb.mode.html_pages
+
+
+def test_without_a_path_the_plugin_is_in_the_whole_site_mode(team_project, tmp_path):
+    project = tmp_path / "site-project"
+    shutil.copytree(team_project, project, ignore=shutil.ignore_patterns("site"))
+    config, releasekb = configured(project, data="releases")
+    assert type(releasekb.mode) is plugin.WholeSite and releasekb.mode.section == ""
+    # The whole site's settings: the package's theme overrides and the search box's.
+    assert str(plugin.THEME_DIR) in config.theme.dirs and "releasekb_search" in config.extra
+    assert "releases/index.md" in releasekb.mode.html_pages
+    assert (Path(config.docs_dir).parent / "en" / "releases" / "index.md").is_file()  # written, for any engine
+
+
+def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_patched(team_project):
+    """MkDocs gets the generated pages as GeneratedPage (a Page subclass, as Material's blog gives
+    its views): their content, title, table of contents and anchors come from their own
+    read_source and render, with no method replaced on an instance and no private attribute written."""
+    config, releasekb = configured(team_project)
+    files = config.plugins.on_files(get_files(config), config=config)
+    nav = config.plugins.on_nav(get_navigation(files, config), config=config, files=files)
+    release = files.get_file_from_path("release-notes/releases/1.1.md").page
+    assert type(release) is plugin.GeneratedPage
+    assert all(type(files.get_file_from_path(uri).page) is plugin.GeneratedPage for uri in releasekb.mode.html_pages)
+    assert type(files.get_file_from_path("guide.md").page) is Page  # the site's own pages stay MkDocs'
+    # The site's `nav` names the section's index "Release notes": its title stays the site's.
+    index = files.get_file_from_path("release-notes/index.md").page
+    assert index in nav.pages and index.title == "Release notes"
+
+    release.read_source(config)
+    release.render(config, files)
+    assert "render" not in vars(release) and release._title_from_render is None
+    heading = re.search(r"<h1 id=\"[^\"]*\">(.*?)<a class=\"headerlink\"", release.content)[1]
+    assert "Acme 1.1" in heading and release.title == plugin.markdown_title(text_of(heading))
+    assert "title" not in release.meta and release.meta["description"]  # the description, as escaped HTML
+    sections = [(item.id, item.level) for item in release.toc.items[0].children]
+    assert sections and all(level == 2 for _, level in sections)
+    assert {ident for ident, _ in sections} <= release.present_anchor_ids
+    for ident, _ in sections:
+        assert f'<h2 id="{ident}">' in release.content  # as Markdown's toc extension writes it
+    assert "{#" not in release.content  # no Markdown heading left
+
+
+def pagefind_bundle(folder: Path, documents: list) -> dict[str, bytes]:
+    """{file: bytes} of the bundle Pagefind makes of the documents, as a build indexes them."""
+    search.Indexer().index(documents, "en", folder)
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
+    }
+
+
+def test_pagefind_filter_files_are_rewritten_sorted_by_one_small_adapter(tmp_path):
+    """The one rewrite of Pagefind's output that stays (pagefind_files.py says why): its filter
+    values in a stable order, so that two builds of the same pages give the same files."""
+    documents = [
+        search.SearchDocument(
+            f"features/f{number}/",
+            f"Feature {number}",
+            f"<h1>Feature {number}</h1><p>distributed training, part {number}</p>",
+            (("release", f"1.{number}"), ("area", f"area-{number % 7}")),
+        )
+        for number in range(40)
+    ]
+    first = pagefind_bundle(tmp_path / "first", documents)
+    assert pagefind_bundle(tmp_path / "second", documents[::-1]) == first  # reproducible
+
+    bundle = tmp_path / "first"
+    (language,) = json.loads(first["pagefind-entry.json"])["languages"].values()
+    meta = pagefind_files.read_pagefind_file(bundle / f"pagefind.{language['hash']}.pf_meta")
+    filters = meta[3]  # [[name, the filter file's name], ...]
+    assert [name for name, _ in filters] == ["area", "release"]
+    for name, chunk in filters:
+        filter_name, values = pagefind_files.read_pagefind_file(bundle / "filter" / f"{chunk}.pf_filter")
+        assert filter_name == name and len(values) == (7 if name == "area" else 40)
+        assert values == sorted(values)
+    # Every file the entry and the meta file name is there, and nothing else was left behind.
+    assert {file for file in first if file.endswith((".pf_filter", ".pf_meta"))} == {
+        f"pagefind.{language['hash']}.pf_meta",
+        *(f"filter/{chunk}.pf_filter" for _, chunk in filters),
+    }
+
+
+def test_a_language_build_reads_its_configuration_once_and_generates_its_pages_once(tmp_path, monkeypatch):
+    """One build of one language as a worker of `releasekb build` runs it (build.py), in this
+    process: the builder asks for its folders (_sources), then the build runs. The configuration
+    is read once, the pages are generated once, and the plugin is given them: it reads no data
+    file and generates nothing itself."""
+    import mkdocs.config
+
+    project = copy_project(tmp_path / "project", FIXTURE_RELEASES)
+    config_file = str(project / "mkdocs.yml")
+    calls = collections.Counter()
+
+    def counted(module, name):
+        original = getattr(module, name)
+
+        def spy(*args, **kwargs):
+            calls[name] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+
+    counted(mkdocs.config, "load_config")
+    counted(generate, "generate_language")
+    counted(generate.LanguagePages, "generate_once")  # a second call would find the pages written
+    counted(plugin, "read_files")
+    monkeypatch.setattr(build, "_worker_session", Session())
+
+    sources = build._sources(config_file, True)
+    assert sources.data == project / "releases"
+    data = build._read_once({"en": sources.data}, unreleased=False)["en"]
+    result = build._build_one_language(config_file, "en", str(tmp_path / "site"), True, False, False, data)
+    assert result.outcome is build.Outcome.BUILT, result.report
+    assert calls == {"load_config": 1, "generate_once": 1, "generate_language": 1}
+    assert (tmp_path / "site" / "releases" / "1.1" / "index.html").is_file()
