@@ -7,7 +7,9 @@ copy's docs/), through the `releasekb build` command a curator uses.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,16 +44,36 @@ def fixture_catalog() -> Catalog:
     return catalog_of(FIXTURE_RELEASES)
 
 
+def built_once(tmp_path_factory, name: str, releases: Path | None = None) -> Path:
+    """A site built once for the whole test session, whichever of pytest-xdist's processes asks
+    first: a session fixture is per process, and three builds of one site cost two of its
+    minutes on two cores. The others wait on a lock in the session's shared temporary folder
+    (as pytest-xdist's documentation does it) and read the same site; tests only read it (a
+    test that changes a site changes its own copy)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder every process's temporary folder is in
+    project = shared / f"shared-{name}"
+    with open(shared / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process ends
+        finished = project / "built"
+        if not finished.is_file():
+            shutil.rmtree(project, ignore_errors=True)  # what a process that failed left
+            build(copy_project(project, releases))
+            finished.touch()
+    return project / "site"
+
+
 @pytest.fixture(scope="session")
 def real_site(tmp_path_factory) -> Path:
     """The site built from the real releases/ data."""
-    return build(copy_project(tmp_path_factory.mktemp("real")))
+    return built_once(tmp_path_factory, "real")
 
 
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory) -> Path:
     """The site built from tests/fixtures/releases: a promotion, a removal, a breaking change."""
-    return build(copy_project(tmp_path_factory.mktemp("fixture"), FIXTURE_RELEASES))
+    return built_once(tmp_path_factory, "fixture", FIXTURE_RELEASES)
 
 
 @pytest.fixture(scope="session")
