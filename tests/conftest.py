@@ -44,24 +44,30 @@ def fixture_catalog() -> Catalog:
     return catalog_of(FIXTURE_RELEASES)
 
 
-def built_once(tmp_path_factory, name: str, releases: Path | None = None) -> Path:
-    """A site built once for the whole test session, whichever of pytest-xdist's processes asks
-    first: a session fixture is per process, and three builds of one site cost two of its
-    minutes on two cores. The others wait on a lock in the session's shared temporary folder
-    (as pytest-xdist's documentation does it) and read the same site; tests only read it (a
-    test that changes a site changes its own copy)."""
+def made_once(tmp_path_factory, name: str, make) -> Path:
+    """A folder made once for the whole test session by `make(folder)`, whichever of pytest-xdist's
+    processes asks first: a session fixture is per process, and three builds of one site (or
+    installations of one environment) cost minutes on two cores. The others wait on a lock in
+    the session's shared temporary folder (as pytest-xdist's documentation does it) and use the
+    same folder; tests only read it (a test that changes a site changes its own copy)."""
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the folder every process's temporary folder is in
-    project = shared / f"shared-{name}"
+    folder = shared / f"shared-{name}"
     with open(shared / f"shared-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process ends
-        finished = project / "built"
+        finished = shared / f"shared-{name}.made"
         if not finished.is_file():
-            shutil.rmtree(project, ignore_errors=True)  # what a process that failed left
-            build(copy_project(project, releases))
+            shutil.rmtree(folder, ignore_errors=True)  # what a process that failed left
+            folder.mkdir()
+            make(folder)
             finished.touch()
-    return project / "site"
+    return folder
+
+
+def built_once(tmp_path_factory, name: str, releases: Path | None = None) -> Path:
+    """The site of a copy of this project with `releases`, built once for the session."""
+    return made_once(tmp_path_factory, name, lambda project: build(copy_project(project, releases))) / "site"
 
 
 @pytest.fixture(scope="session")
@@ -78,10 +84,15 @@ def fixture_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def properdocs_venv(tmp_path_factory) -> Path:
-    """A fresh environment with the project and ProperDocs, and without MkDocs."""
+    """A fresh environment with the project and ProperDocs, and without MkDocs (test_engines,
+    test_curator_walkthrough). Made once a session, for every process."""
     if os.environ.get("CI") != "true":
         pytest.skip("builds with ProperDocs in a fresh virtual environment (about a minute): runs with CI=true")
-    venv = tmp_path_factory.mktemp("properdocs") / "venv"
+    return made_once(tmp_path_factory, "properdocs", install_properdocs) / "venv"
+
+
+def install_properdocs(work: Path) -> None:
+    venv = work / "venv"
     pip = venv / "bin" / "pip"
     for command in (
         [sys.executable, "-m", "venv", str(venv)],
@@ -90,14 +101,17 @@ def properdocs_venv(tmp_path_factory) -> Path:
     ):
         result = subprocess.run(command, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
-    return venv
 
 
 @pytest.fixture(scope="session")
 def installed_venv(tmp_path_factory) -> Path:
     """A fresh environment holding only the wheel built from this repository and what it
-    requires: a new team's installation (test_installed, test_new_team). Built once a session."""
-    work = tmp_path_factory.mktemp("installed")
+    requires: a new team's installation (test_installed, test_new_team, test_language_sets).
+    Made once a session, for every process."""
+    return made_once(tmp_path_factory, "installed", install_the_wheel) / "venv"
+
+
+def install_the_wheel(work: Path) -> None:
     wheels = work / "wheels"
     environment = work / "venv"
     for command in (
@@ -110,7 +124,6 @@ def installed_venv(tmp_path_factory) -> Path:
     command = [str(environment / "bin" / "pip"), "install", "-q", str(wheel)]
     result = subprocess.run(command, cwd=work, capture_output=True, text=True)
     assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
-    return environment
 
 
 @pytest.fixture
