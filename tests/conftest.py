@@ -7,7 +7,9 @@ copy's docs/), through the `releasekb build` command a curator uses.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,24 +44,55 @@ def fixture_catalog() -> Catalog:
     return catalog_of(FIXTURE_RELEASES)
 
 
+def made_once(tmp_path_factory, name: str, make) -> Path:
+    """A folder made once for the whole test session by `make(folder)`, whichever of pytest-xdist's
+    processes asks first: a session fixture is per process, and three builds of one site (or
+    installations of one environment) cost minutes on two cores. The others wait on a lock in
+    the session's shared temporary folder (as pytest-xdist's documentation does it) and use the
+    same folder; tests only read it (a test that changes a site changes its own copy)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder every process's temporary folder is in
+    folder = shared / f"shared-{name}"
+    with open(shared / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process ends
+        finished = shared / f"shared-{name}.made"
+        if not finished.is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # what a process that failed left
+            folder.mkdir()
+            make(folder)
+            finished.touch()
+    return folder
+
+
+def built_once(tmp_path_factory, name: str, releases: Path | None = None) -> Path:
+    """The site of a copy of this project with `releases`, built once for the session."""
+    return made_once(tmp_path_factory, name, lambda project: build(copy_project(project, releases))) / "site"
+
+
 @pytest.fixture(scope="session")
 def real_site(tmp_path_factory) -> Path:
     """The site built from the real releases/ data."""
-    return build(copy_project(tmp_path_factory.mktemp("real")))
+    return built_once(tmp_path_factory, "real")
 
 
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory) -> Path:
     """The site built from tests/fixtures/releases: a promotion, a removal, a breaking change."""
-    return build(copy_project(tmp_path_factory.mktemp("fixture"), FIXTURE_RELEASES))
+    return built_once(tmp_path_factory, "fixture", FIXTURE_RELEASES)
 
 
 @pytest.fixture(scope="session")
 def properdocs_venv(tmp_path_factory) -> Path:
-    """A fresh environment with the project and ProperDocs, and without MkDocs."""
+    """A fresh environment with the project and ProperDocs, and without MkDocs (test_engines,
+    test_curator_walkthrough). Made once a session, for every process."""
     if os.environ.get("CI") != "true":
         pytest.skip("builds with ProperDocs in a fresh virtual environment (about a minute): runs with CI=true")
-    venv = tmp_path_factory.mktemp("properdocs") / "venv"
+    return made_once(tmp_path_factory, "properdocs", install_properdocs) / "venv"
+
+
+def install_properdocs(work: Path) -> None:
+    venv = work / "venv"
     pip = venv / "bin" / "pip"
     for command in (
         [sys.executable, "-m", "venv", str(venv)],
@@ -68,14 +101,17 @@ def properdocs_venv(tmp_path_factory) -> Path:
     ):
         result = subprocess.run(command, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
-    return venv
 
 
 @pytest.fixture(scope="session")
 def installed_venv(tmp_path_factory) -> Path:
     """A fresh environment holding only the wheel built from this repository and what it
-    requires: a new team's installation (test_installed, test_new_team). Built once a session."""
-    work = tmp_path_factory.mktemp("installed")
+    requires: a new team's installation (test_installed, test_new_team, test_language_sets).
+    Made once a session, for every process."""
+    return made_once(tmp_path_factory, "installed", install_the_wheel) / "venv"
+
+
+def install_the_wheel(work: Path) -> None:
     wheels = work / "wheels"
     environment = work / "venv"
     for command in (
@@ -88,7 +124,6 @@ def installed_venv(tmp_path_factory) -> Path:
     command = [str(environment / "bin" / "pip"), "install", "-q", str(wheel)]
     result = subprocess.run(command, cwd=work, capture_output=True, text=True)
     assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
-    return environment
 
 
 @pytest.fixture

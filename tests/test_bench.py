@@ -1,6 +1,6 @@
-"""`releasekb bench`: at smoke size it runs end to end and its JSON report is complete; its
-parts (the parallel baseline, the curator's edit, the reader's search cost) each checked on
-inputs whose right answer is known."""
+"""`releasekb bench`: on the smallest smoke shape it runs end to end and its JSON report is
+complete; its growth ratios and its parts (the parallel baseline, the curator's edit, the
+reader's search cost) are each checked on inputs whose right answer is known."""
 
 import json
 import os
@@ -28,10 +28,15 @@ from releasekb.bench.measure import (
     table,
 )
 
+# The smallest smoke shape: every stage of a shape runs once; the growth between shapes is
+# `ratios`, checked on known timings below (three shapes end to end took four minutes).
+SMALLEST_SHAPE = SMOKE_SHAPES[0]
+
 
 def run_smoke(keep: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "releasekb.cli", "bench", "--smoke", "--json", "--repeat", "1", "--keep", str(keep)],
+        [sys.executable, "-m", "releasekb.cli", "bench", "--shape", SMALLEST_SHAPE, "--json", "--repeat", "1"]
+        + ["--keep", str(keep)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -43,7 +48,7 @@ def test_bench_smoke_report_is_complete_and_consistent(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "bench: 2x6: releasekb build" in result.stderr  # progress goes to stderr
     report = json.loads(result.stdout)
-    assert [shape["shape"] for shape in report["shapes"]] == list(SMOKE_SHAPES)
+    assert [shape["shape"] for shape in report["shapes"]] == [SMALLEST_SHAPE]
     for shape in report["shapes"]:
         assert set(shape["seconds"]) == set(STAGES), shape["shape"]
         # validate is load+validate minus load, two noisy timings: 0 when noise exceeds it. It is
@@ -63,9 +68,12 @@ def test_bench_smoke_report_is_complete_and_consistent(tmp_path):
         # The curator: serve answered, then served the edited release page (the newest release).
         assert shape["serve_start_seconds"] > 0 and shape["edit_to_page_seconds"] > 0
         assert shape["edited_page"] == f"/releases/1.{shape['releases'] - 1}/"
-    ratios = report["ratios"]
-    assert ratios["base_shape"] == "2x6"
-    assert ratios["double_releases_build"] > 0 and ratios["double_entries_per_release_build"] > 0
+    # one shape: nothing to compare its growth with (shown as "shape not measured")
+    assert report["ratios"] == {
+        "base_shape": SMALLEST_SHAPE,
+        "double_releases_build": None,
+        "double_entries_per_release_build": None,
+    }
     assert_search_reported(report, result.stderr)
     kept = tmp_path / "keep" / SMOKE_SHAPES[0]
     assert_baseline_is_plain_material_search(kept)
@@ -233,6 +241,26 @@ def test_the_table_shows_ours_against_the_baseline_and_empty_search_columns_with
     assert unmeasured_row.split()[1:4] == ["3.00", "s", "6.00"] and "KB" not in unmeasured_row
     assert measured_row.split()[6:10] == ["100", "2.00", "s", "150"]  # pages/s, rebuild, rebuild pages/s
     assert "search: not measured: Chromium not found at /nowhere" in lines
+
+
+def test_the_growth_ratios_compare_each_doubled_shape_with_the_first():
+    """The smoke shapes' growth, on known build times: twice the releases, twice the entries."""
+    results = [ShapeResult(shape, *bench.parse_shape(shape)) for shape in SMOKE_SHAPES]
+    for result, build in zip(results, (2.0, 3.0, 5.0), strict=True):
+        result.seconds = dict.fromkeys(STAGES, 1.0) | {"build": build}
+    assert [result.shape for result in results] == ["2x6", "4x6", "2x12"]
+    assert ratios(results) == {
+        "base_shape": "2x6",
+        "double_releases_build": 1.5,
+        "double_entries_per_release_build": 2.5,
+    }
+    # a shape not measured has no ratio, and the table says so
+    assert ratios(results[:1]) == {
+        "base_shape": "2x6",
+        "double_releases_build": None,
+        "double_entries_per_release_build": None,
+    }
+    assert "2x releases (vs 2x6): shape not measured" in table(results[:1], ratios(results[:1])).splitlines()
 
 
 # --------------------------------------------------------------------- the reader's search cost

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import random
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -37,20 +38,18 @@ def _write(path: Path, data: dict) -> None:
     path.write_text(first_line + "\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
-@pytest.fixture(params=["real", "corpus"])
+# The data edited: the real releases, and a synthetic history with every kind of entry.
+SOURCES = {
+    "real": lambda target: shutil.copytree(ROOT / "releases", target),
+    "corpus": lambda target: Corpus(6, 10, seed=3).write(target),
+}
+
+
+@pytest.fixture(params=list(SOURCES))
 def data_dir(request, tmp_path) -> Path:
     target = tmp_path / "releases"
-    if request.param == "real":
-        shutil.copytree(ROOT / "releases", target)
-    else:
-        Corpus(6, 10, seed=3).write(target)
+    SOURCES[request.param](target)
     return target
-
-
-@pytest.fixture
-def generated_pages() -> LanguagePages:
-    """What a process generates, as a new `serve`'s worker starts: nothing generated yet."""
-    return LanguagePages()
 
 
 # Edits a curator makes to one release's data, in place; each returns False where it does not apply.
@@ -114,34 +113,77 @@ EDITS = [entry_text, entry_title, entry_level, level_removed, release_fields, re
          highlight_dropped, parent_dropped]  # fmt: skip
 
 
-def test_an_edit_renders_the_pages_a_whole_render_gives(data_dir, tmp_path, generated_pages):
-    """Every kind of edit, to every release, checked against a whole render of the edited data."""
+def _rng(edit, release: str) -> random.Random:
+    """The choices of one edit to one release file, the same at collection and in its test."""
+    return random.Random(f"{edit.__name__}:{release}")
+
+
+def _edits_that_apply() -> list:
+    """Every kind of edit to every release file it applies to, in each source: one test each,
+    so that an edit that fails does not hide the others. The languages take turns."""
+    cases = []
+    with tempfile.TemporaryDirectory() as folder:
+        for source, write in SOURCES.items():
+            data_dir = Path(folder) / source
+            write(data_dir)
+            project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
+            applied = 0
+            for edit in EDITS:
+                for path in sorted(data_dir.glob("[0-9]*.yaml")):
+                    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+                    if edit(data, project, _rng(edit, path.name)) is False:
+                        continue
+                    lang = ("en", "zh")[applied % 2]
+                    name = f"{source}-{edit.__name__}-{path.stem}-{lang}"
+                    cases.append(pytest.param(source, edit, path.name, lang, id=name))
+                    applied += 1
+    return cases
+
+
+EDIT_CASES = _edits_that_apply()
+
+
+def test_the_edits_cover_enough_releases():
+    for source in SOURCES:
+        assert len([case for case in EDIT_CASES if case.values[0] == source]) >= 20, source
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One source's data folder, generated pages and the process's LanguagePages, shared by the
+    edits in turn as by a `serve` worker: each edit's pages are generated from the previous
+    state, and each edit is undone once checked."""
+    states = {}
+
+    def state(source: str) -> tuple[Path, Path, LanguagePages]:
+        if source not in states:
+            folder = tmp_path_factory.mktemp(f"incremental-{source}")
+            SOURCES[source](folder / "releases")
+            states[source] = (folder / "releases", folder / "docs", LanguagePages())
+        return states[source]
+
+    return state
+
+
+@pytest.mark.parametrize(("source", "edit", "release", "lang"), EDIT_CASES)
+def test_an_edit_renders_the_pages_a_whole_render_gives(served, source, edit, release, lang):
+    """One kind of edit to one release, checked against a whole render of the edited data."""
+    data_dir, docs, generated_pages = served(source)
     project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
-    docs = tmp_path / "docs"
-    rng = random.Random(5)
-    release_files = sorted(data_dir.glob("[0-9]*.yaml"))
-    originals = {path: path.read_text(encoding="utf-8") for path in release_files}
-    checked = 0
-    for edit in EDITS:
-        for path in release_files:
-            data = yaml.safe_load(originals[path])
-            if edit(data, project, rng) is False:
-                continue
-            lang = ("en", "zh")[checked % 2]
-            generated_pages.generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
-            _write(path, data)
-            try:
-                generated = generated_pages.generate_once(read_files(data_dir), docs, "", lang)
-                whole = render_language(load_catalog(data_dir), lang)
-            finally:
-                path.write_text(originals[path], encoding="utf-8")
-            written = _tree(docs / lang)
-            assert written == whole, (
-                f"{edit.__name__} in {path.name}: {sorted(p for p in whole if written.get(p) != whole[p])}"
-            )
-            assert generated.pages == frozenset(whole)
-            checked += 1
-    assert checked >= 20
+    path = data_dir / release
+    original = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(original)
+    assert edit(data, project, _rng(edit, release)) is not False
+    generated_pages.generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
+    _write(path, data)
+    try:
+        generated = generated_pages.generate_once(read_files(data_dir), docs, "", lang)
+        whole = render_language(load_catalog(data_dir), lang)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    written = _tree(docs / lang)
+    assert written == whole, sorted(page for page in whole if written.get(page) != whole[page])
+    assert generated.pages == frozenset(whole)
 
 
 def test_an_edit_renders_only_what_shows_it(tmp_path):

@@ -34,18 +34,26 @@ def digests(folder: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def team_site(tmp_path) -> Path:
-    project = tmp_path / "handbook"
+def copy_team_site(folder: Path) -> Path:
+    project = folder / "handbook"
     shutil.copytree(SITE_FIXTURE, project)
     shutil.copytree(FIXTURE_RELEASES, project / "releases")
     return project
 
 
 @pytest.fixture
-def built_team_site(team_site) -> tuple[Path, dict[str, str], subprocess.CompletedProcess]:
-    before = digests(team_site)
-    return team_site, before, mkdocs_build(team_site)
+def team_site(tmp_path) -> Path:
+    """A copy of the team's site for one test, which may change it."""
+    return copy_team_site(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def built_team_site(tmp_path_factory) -> tuple[Path, dict[str, str], subprocess.CompletedProcess]:
+    """The team's site built once for the tests that only read it: its files before the build,
+    and the build's result."""
+    project = copy_team_site(tmp_path_factory.mktemp("built-team-site"))
+    before = digests(project)
+    return project, before, mkdocs_build(project)
 
 
 def test_the_sites_own_files_are_untouched_and_nothing_is_written_into_its_docs(built_team_site):

@@ -1,11 +1,13 @@
 // The page's side of the header search (the theme's main.html loads it before Material's
 // script). Material's search box is answered by our worker, releasekb-search.js; this script:
 //
-// - starts that worker only when the reader first uses the search box (focus, which the `/` and
-//   `s` keys and the header's search button give it; text entered; a ?q= address). Material
-//   creates its search worker as the page opens, and the worker loads Pagefind's code (about
-//   120 KB) and the index's table of contents: a reader who never searches downloads none of
-//   it. Material gets a stand-in that keeps its messages until then;
+// - starts that worker only when the reader shows the intent to search: the pointer over the
+//   search box or the header's search button (a touch gives it too), the box's focus (which the
+//   `/` and `s` keys give it), text entered, a ?q= address. Material creates its search worker
+//   as the page opens, and the worker loads Pagefind's code (about 120 KB) and the index's table
+//   of contents: a reader who never goes near the search downloads none of it, and one who does
+//   has it loading while the pointer reaches the box. Material gets a stand-in that keeps its
+//   messages until then;
 // - makes text entered without key presses search (a paste, an input method's commit, a
 //   browser's autofill): Material reads the box on its key events only, so each such change is
 //   handed to it as one;
@@ -86,6 +88,11 @@
   box.addEventListener("input", firstUse);
   const toggle = document.getElementById("__search"); // the header's search button on a phone
   if (toggle) toggle.addEventListener("change", firstUse);
+  // the intent, before the click: the pointer over the box's form (its icon included) or over a
+  // label of the search toggle (the header's search button)
+  for (const target of [box.form || box, ...document.querySelectorAll('label[for="__search"]')]) {
+    target.addEventListener("pointerover", firstUse, { once: true, passive: true });
+  }
   // Material opens its search box for ?q= (the features index takes its q before: main.html)
   if (new URLSearchParams(window.location.search).has("q")) firstUse();
 

@@ -62,10 +62,17 @@ self.addEventListener("message", (event) => {
   }
 });
 
+// Lets the messages the page has already sent arrive. A search runs in one stretch, during which
+// the reader's next keys wait in the worker's queue: awaiting Pagefind alone would go on with
+// "d" when "distributed" is waiting behind it.
+function messagesArrived() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 async function answerPending() {
-  // Messages that came together (a paste or a test typing key by key) are answered once: the
-  // loop starts after the messages already sent have arrived.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Messages that came together (a paste, a reader typing while a search runs, a test typing
+  // key by key) are answered once: each turn starts after the messages sent have arrived.
+  await messagesArrived();
   while (pending !== null) {
     const text = pending;
     const query = latest;
@@ -82,6 +89,7 @@ async function answerPending() {
       // the number of pages found, for the query in the box.
       self.postMessage({ type: RESULT, data: { ...result, query: text } });
     }
+    await messagesArrived();
   }
   running = null;
 }
@@ -234,6 +242,8 @@ async function known(word, pages, module) {
 // `shown` results' data loaded, or null when nothing matches. Null too when `superseded()`.
 async function find(index, words, typed, shown, superseded) {
   const module = await index.pagefind();
+  await messagesArrived(); // the keys typed while Pagefind loaded: a newer query may be waiting
+  if (superseded()) return null;
   const resolved = await resolveFilters(module, typed);
   if (resolved.unknown) return { unknown: resolved.unknown };
   const query = await plan(index, words);
@@ -245,6 +255,7 @@ async function find(index, words, typed, shown, superseded) {
     const together = new Set((await module.search(`"${phrase}"`, options)).results.map((result) => result.id));
     results = results.filter((result) => together.has(result.id));
   }
+  await messagesArrived(); // the keys typed during the search: its pages need not load
   if (superseded() || !results.length) return null;
   // (the query's words are checked on the pages shown, or on the first when none is shown)
   const loaded = results.slice(0, query.latin.length ? Math.max(1, shown) : shown);

@@ -1,0 +1,56 @@
+"""A reader's first search: the search's code and index start loading on the intent to search
+(the pointer over the search box), before the box is clicked or a key typed, and a page view that
+never comes near the search downloads none of it. Requests are counted, never timed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from helpers import static_server
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 60_000  # a bound on a state that never comes, on a busy machine
+
+
+def is_search_code(path: str) -> bool:
+    """The worker, Pagefind's code and WebAssembly, and the index's pieces."""
+    return "/pagefind/" in path or path.endswith("/releasekb-search.js")
+
+
+def test_the_search_starts_loading_when_the_pointer_is_over_the_box(chromium, real_site: Path):
+    with static_server(real_site) as base:
+        context = chromium.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(TIMEOUT_MS)
+        try:
+            page = context.new_page()
+            requested: list[str] = []
+            page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+            page.goto(base + "/zh/releases/1.7/")
+            page.wait_for_load_state("networkidle")
+            # a page view that never comes near the search: none of the search's code
+            assert not [path for path in requested if is_search_code(path)], requested
+
+            box = page.locator(".md-search__input")
+            # the pointer over the box starts the worker, Pagefind and the index's table of
+            # contents (its pf_meta) loading: nothing clicked, nothing typed
+            with page.expect_request(lambda request: request.url.endswith(".pf_meta")):
+                box.hover()
+            assert not box.evaluate("box => box === document.activeElement || box.value !== ''")
+            loaded = [path for path in requested if is_search_code(path)]
+            (worker,) = [path for path in loaded if path.endswith("/assets/releasekb-search.js")]
+            assert "/zh/pagefind/pagefind.js" in loaded, loaded
+            assert all(path.startswith("/zh/pagefind/") for path in loaded if "/pagefind/" in path), loaded
+
+            # then the click and the query use what is loaded: nothing loads twice
+            box.click()
+            page.keyboard.type("rpc")
+            page.locator(".md-search-result__link").first.wait_for(state="visible")
+            for path in ("/zh/pagefind/pagefind.js", worker):
+                assert requested.count(path) == 1, (path, requested)
+            assert [path for path in requested if path.endswith(".pf_fragment")]  # the results' pages
+        finally:
+            context.close()
