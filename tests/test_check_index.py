@@ -609,13 +609,15 @@ def test_usage_errors_that_quote_the_index_are_one_safe_line(code, capsys, tmp_p
 
 
 def test_coloured_text_has_only_our_colour_codes(code, tmp_path, real_index):
-    from releasekb.check import findings
+    from releasekb.check.index import open_index
+    from releasekb.check.options import resolve_options
+    from releasekb.check.run import run_check
 
-    index = findings.open_index(str(write_index(tmp_path, hostile_index(real_index))), REAL_KB)
-    options = findings.resolve_options(index, "1.4", None, None, None, "en")
-    text = check_output.text_report(findings.run_check(index, options, ["."]), colour=True)
+    index = open_index(str(write_index(tmp_path, hostile_index(real_index))), REAL_KB)
+    options = resolve_options(index, "1.4", None, None, None, "en")
+    text = check_output.text_report(run_check(index, options, ["."]), colour=True)
     assert re.sub(r"\x1b\[[0-9;]*m", "", text) == check_output.text_report(
-        findings.run_check(index, options, ["."]), colour=False
+        run_check(index, options, ["."]), colour=False
     )
     assert_safe(re.sub(r"\x1b\[[0-9;]*m", "", text))
 

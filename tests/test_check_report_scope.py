@@ -8,7 +8,7 @@
 - levels and exit agree: what fails the run is an error in every format, and nothing else is; the
   table of CHECK.md is generated from the function that decides both.
 
-Expected values are derived from the knowledge base (its catalog) and from findings.outcome, not
+Expected values are derived from the knowledge base (its catalog) and from kinds.outcome, not
 copied from a report.
 """
 
@@ -21,7 +21,8 @@ import pytest
 
 from helpers import ACME_KB, FFT_CALL, REAL_KB, ROOT, SARIF_SCHEMA, run_check
 from releasekb.check import output as check_output
-from releasekb.check.findings import DEFAULT_FAIL_ON, KINDS, outcome, parse_fail_on
+from releasekb.check.kinds import DEFAULT_FAIL_ON, KINDS, outcome
+from releasekb.check.options import parse_fail_on
 from releasekb.common.i18n import interface_strings
 from releasekb.common.versions import version_key
 from releasekb.kb import api_index, check_schema

@@ -12,20 +12,10 @@ import urllib.parse
 from pathlib import Path
 
 from releasekb.check import coverage
-from releasekb.check.findings import (
-    DEFAULT_FAIL_ON,
-    KINDS,
-    PLACES_SHOWN,
-    SHOW_IN_EFFECT,
-    STRINGS,
-    UNREADABLE,
-    Finding,
-    Options,
-    Report,
-    outcome,
-    place_text,
-)
+from releasekb.check.kinds import DEFAULT_FAIL_ON, KINDS, TABLE, UNREADABLE, outcome
 from releasekb.check.messages import OLD_CODE_STRINGS, explained
+from releasekb.check.options import SHOW_IN_EFFECT, Options
+from releasekb.check.report import STRINGS, Finding, Report, place_text
 from releasekb.check.scan.old_code import read_method
 from releasekb.common import atomic
 from releasekb.common.i18n import interface_strings
@@ -35,17 +25,10 @@ from releasekb.kb.catalog import list_text
 from releasekb.kb.check_schema import SCHEMA_VERSION
 
 FORMATS = ("text", "json", "sarif", "github")
+PLACES_SHOWN = 10  # the text report lists this many places of one finding, then counts the rest
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _GITHUB_COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
-_COLOURS = {
-    "removed": "31",
-    "breaking": "31",
-    "deprecated": "33",
-    "requirement": "31",
-    "newer": "33",
-    "unstable": "36",
-    "used": "32",
-}
+_COLOURS = {kind.name: kind.colour for kind in TABLE}
 
 
 def render(report: Report, output_format: str, *, colour: bool = False) -> str:
@@ -676,7 +659,7 @@ def levels_table() -> str:
     """The Markdown table of CHECK.md: for each finding and --fail-on value, the exit status it
     leads to and its level in SARIF and `github`, as outcome() decides them (a test keeps
     CHECK.md's copy equal to this)."""
-    from releasekb.check.findings import parse_fail_on
+    from releasekb.check.options import parse_fail_on
 
     situations = [(f"`{kind}`", kind, True) for kind in KINDS]
     situations += [

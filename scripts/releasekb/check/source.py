@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from releasekb.check.findings import display_prefix
+from releasekb.check.run import display_prefix
 from releasekb.check.scan.notebooks import cell_source, notebook_cells
 from releasekb.check.scan.reading import read_regular_text
 

@@ -11,7 +11,8 @@ import re
 import sys
 from pathlib import Path
 
-from releasekb.check.findings import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES, SHOW_IN_EFFECT
+from releasekb.check.kinds import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+from releasekb.check.options import CONFIDENCES, SHOW_IN_EFFECT
 from releasekb.check.output import FORMATS
 from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from releasekb.common.problems import DataError
@@ -166,9 +167,10 @@ def _file_size(text: str) -> int:
 def run(args) -> int:
     from releasekb.check.baseline import read_baseline
     from releasekb.check.config import apply_config, project_config
-    from releasekb.check.findings import CheckUsage, open_index, resolve_options
+    from releasekb.check.index import open_index
     from releasekb.check.index_source import IndexUnreadable
     from releasekb.check.links import make_absolute
+    from releasekb.check.options import CheckUsage, resolve_options
     from releasekb.common.atomic import check_target
     from releasekb.common.safe_text import visible
 
@@ -212,8 +214,8 @@ def _run_check(args, index, options, project, baseline: set | None) -> int:
     """Scan (through the cache), fix, accept the baseline's findings, report."""
     from releasekb.check.baseline import accept
     from releasekb.check.cache import FOLDER, ScanCache, stats_line
-    from releasekb.check.findings import run_check
     from releasekb.check.output import write
+    from releasekb.check.run import run_check
 
     cache = None if args.no_cache else ScanCache(args.cache_dir or project.root / FOLDER)
 
