@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from helpers import ACME_KB, FFT_CALL, FFT_MODULE, LANGUAGES, REAL_KB, ROOT, SARIF_SCHEMA, data_copy, line_of, run_check
-from releasekb.check import analysis, messages, output
+from releasekb.check import analysis, formats, messages
 from releasekb.check import report as check_report
 from releasekb.check import run as check_run
 from releasekb.check.index import ApiIndex, open_index
@@ -652,9 +652,9 @@ class _Stream(io.StringIO):
 
 def test_colours_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert output.use_colour(_Stream(True)) and not output.use_colour(_Stream(False))
+    assert formats.use_colour(_Stream(True)) and not formats.use_colour(_Stream(False))
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not output.use_colour(_Stream(True))
+    assert not formats.use_colour(_Stream(True))
 
 
 def test_text_on_a_terminal_is_coloured(code, monkeypatch):
@@ -664,7 +664,7 @@ def test_text_on_a_terminal_is_coloured(code, monkeypatch):
     options = resolve_options(index, "1.4", "1.7", None, None, "en")
     report = check_run.run_check(index, options, ["."])
     terminal = _Stream(True)
-    output.write(report, "text", None, terminal)
+    formats.write(report, "text", None, terminal)
     assert "\033[1;33mDeprecated (1)\033[0m" in terminal.getvalue()
 
 

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 
 from helpers import ACME_KB, FFT_CALL, REAL_KB, ROOT, SARIF_SCHEMA, run_check
-from releasekb.check import output as check_output
+from releasekb.check import levels_table
 from releasekb.check.kinds import DEFAULT_FAIL_ON, KINDS, outcome
 from releasekb.check.options import parse_fail_on
 from releasekb.common.i18n import interface_strings
@@ -230,10 +230,10 @@ def test_the_projects_pyproject_can_show_them(code, capsys):
 
 
 def test_check_md_holds_the_table_the_code_decides(tmp_path):
-    """CHECK.md's table of levels and exit is the one output.levels_table() makes from outcome()."""
+    """CHECK.md's table of levels and exit is the one levels_table.levels_table() makes from outcome()."""
     text = (ROOT / "CHECK.md").read_text(encoding="utf-8")
-    block = text.split(check_output.LEVELS_TABLE_MARKER + "\n", 1)[1].split("\n\n", 1)[0] + "\n"
-    assert block == check_output.levels_table()
+    block = text.split(levels_table.LEVELS_TABLE_MARKER + "\n", 1)[1].split("\n\n", 1)[0] + "\n"
+    assert block == levels_table.levels_table()
 
 
 @pytest.mark.parametrize("fail_on", [None, "none", "removed,breaking", "newer,unstable", "deprecated,unreadable"])
