@@ -4,6 +4,7 @@ The scanner reports a use in a notebook by cell and line inside the cell. GitHub
 shows an alert on a line of the file as it is stored, and a notebook is stored as JSON: the SARIF
 report places such a use on the line of the JSON text that holds that source line (Jupyter writes
 each source line as its own string, one a line), so the alert opens on the code it is about.
+place_in_notebook_files gives each finding in a notebook that line (Finding.file_line).
 """
 
 from __future__ import annotations

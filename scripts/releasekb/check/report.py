@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from releasekb.check.coverage import Coverage
-from releasekb.check.kinds import BY_NAME, KINDS, UNREADABLE, outcome
+from releasekb.check.kinds import BY_NAME, KINDS, TABLE, UNREADABLE, outcome
 from releasekb.check.messages import Message, check_strings, explained
 from releasekb.check.records import ApiRecord, IndexEntry
 
@@ -125,11 +125,9 @@ class Report:
         """Findings per kind, of this upgrade only (a change already in effect at --from is not
         counted: see in_effect): `used` only with --only, `requirement` only when the project
         declares a requirement to compare with."""
-        left_out = {"used"} - (set(KINDS) if self.options.only else set())
-        if not self.declared:
-            left_out.add("requirement")
+        shown = {"always": True, "only": bool(self.options.only), "declared": bool(self.declared)}
         counted = [f for f in self.findings if not f.met_at_from]
-        return {kind: sum(1 for f in counted if f.kind == kind) for kind in KINDS if kind not in left_out}
+        return {kind.name: sum(1 for f in counted if f.kind == kind.name) for kind in TABLE if shown[kind.counted]}
 
     def in_effect(self) -> list[Finding]:
         """The changes already in effect at --from: the code runs there already. They are listed

@@ -20,7 +20,6 @@ class Format:
     name: str  # --format NAME
     # the report as this format writes it; `colour`: for a terminal (only a format with colours uses it)
     render: Callable[[Report, bool], str]
-    description: str  # one line, for the documentation and --help
     # the report's one-line summary as printed when --output writes the report to a file, so that
     # a terminal or CI log shows the outcome: made safe for where this format is read
     summary: Callable[[str], str] = visible

@@ -64,4 +64,4 @@ def _github_finding(report: Report, finding: Finding) -> str:
     return github_command(command, message, file=finding.path, line=line, col=col, title=title)
 
 
-FORMAT = Format("github", render, "GitHub workflow annotations on the pull request", summary=github_log_line)
+FORMAT = Format("github", render, summary=github_log_line)

@@ -79,4 +79,4 @@ def _finding_record(finding: Finding, lang: str) -> dict:
     }
 
 
-FORMAT = Format("json", render, "the documented JSON report (/api/schema/check-v1.json)")
+FORMAT = Format("json", render)

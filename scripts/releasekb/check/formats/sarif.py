@@ -257,4 +257,4 @@ def _invocation(report: Report) -> dict:
     }
 
 
-FORMAT = Format("sarif", render, "SARIF 2.1.0, for GitHub code scanning")
+FORMAT = Format("sarif", render)

@@ -5,7 +5,7 @@ notes on the versions compared, the summary and the coverage statement every rep
 from __future__ import annotations
 
 from releasekb.check import coverage
-from releasekb.check.kinds import KINDS, UNREADABLE, outcome
+from releasekb.check.kinds import BY_NAME, KINDS, UNREADABLE, outcome
 from releasekb.check.options import SHOW_IN_EFFECT, Options
 from releasekb.check.report import STRINGS, Finding, Report, place_text
 from releasekb.common.i18n import interface_strings
@@ -78,7 +78,7 @@ def header(report: Report) -> str:
 
 def summary_line(report: Report) -> str:
     t = STRINGS[report.options.lang]
-    counts = t["list_separator"].join(t[f"count_{kind}"].format(n=n) for kind, n in report.counts().items())
+    counts = t["list_separator"].join(t[BY_NAME[kind].count_key].format(n=n) for kind, n in report.counts().items())
     line = t["summary"].format(
         files=report.files_checked,
         files_word=plural_text(report.options.lang, t["files_word"], report.files_checked),

@@ -6,13 +6,12 @@ from __future__ import annotations
 from releasekb.check import coverage
 from releasekb.check.formats.format import Format
 from releasekb.check.formats.shared import coverage_statement, header, location, scope_notes, summary_line
-from releasekb.check.kinds import KINDS, TABLE, UNREADABLE
+from releasekb.check.kinds import BY_NAME, KINDS, UNREADABLE
 from releasekb.check.messages import OLD_CODE_STRINGS, explained
 from releasekb.check.report import STRINGS, Finding, Report
 from releasekb.common.safe_text import visible
 
 PLACES_SHOWN = 10  # lists this many places of one finding, then counts the rest
-_COLOURS = {kind.name: kind.colour for kind in TABLE}
 
 
 def text_report(report: Report, *, colour: bool = False) -> str:
@@ -70,10 +69,11 @@ def _kind_section(report: Report, kind: str, among: list[Finding], paint, level:
     findings = [f for f in among if f.kind == kind]
     if not findings:
         return []
-    heading = t["heading_count"].format(heading=t[f"heading_{kind}"], count=len(findings))
-    lines = ["", level + paint(f"1;{_COLOURS[kind]}", heading)]
+    row = BY_NAME[kind]
+    heading = t["heading_count"].format(heading=t[row.heading_key], count=len(findings))
+    lines = ["", level + paint(f"1;{row.colour}", heading)]
     # a change guarded or not is new on the way (newer, used, requirement: not a change)
-    if not level and kind not in ("newer", "used", "requirement"):
+    if not level and row.new_on_the_way:
         lines.append(f"  {paint('1', t['group_new'].format(old=options.old, new=options.new))}")
     for same in _same_finding(findings, report.options.lang):
         lines += _finding_lines(report, same, paint)
@@ -109,7 +109,7 @@ def _finding_lines(report: Report, findings: list[Finding], paint) -> list[str]:
     """The message, what to do and where to read more once, then each place with how its name resolved."""
     lang = report.options.lang
     t, first = STRINGS[lang], findings[0]
-    lines = [f"    {paint(_COLOURS[first.kind], first.message[lang])}"]
+    lines = [f"    {paint(BY_NAME[first.kind].colour, first.message[lang])}"]
     if first.migration:
         lines.append("      " + visible(t["migration"].format(text=first.migration[lang])))
     lines.append("      " + visible(t["more"].format(url=first.urls[lang])))
@@ -163,6 +163,5 @@ def _declared_lines(report: Report) -> list[str]:
 FORMAT = Format(
     "text",
     lambda report, colour: text_report(report, colour=colour),
-    "for people (the default; coloured on a terminal unless NO_COLOR is set)",
     colours=True,
 )

@@ -32,6 +32,9 @@ class FindingKind:
     # entries released on the way; a declared requirement, an API newer than --to or a plain use
     # is not one)
     new_on_the_way: bool = False
+    # when the summary counts it: "always", "only" (with --only), "declared" (when the project
+    # declares a requirement to compare with)
+    counted: str = "always"
 
     @property
     def message_key(self) -> str:
@@ -86,6 +89,7 @@ TABLE = (
         migration=True,
         rule="releasekb/declared-requirement",
         colour="31",
+        counted="declared",
     ),
     FindingKind(
         "newer",
@@ -111,6 +115,7 @@ TABLE = (
         level="note",
         migration=True,
         colour="32",
+        counted="only",
     ),
 )
 # a file the scanner could not read: it fails the run like a finding, and is listed apart

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from releasekb.check.kinds import BY_NAME
 from releasekb.check.records import ApiRecord
 from releasekb.check.report import STRINGS, Finding, Report, finding_order, place_text
 
@@ -83,7 +84,7 @@ def _finding(options: Options, report: Report, declared: str, path: str, line: i
     for lang in options.languages:
         strings = STRINGS[lang]
         where = place_text(lang, use.path, use.line, use.column, use.cell)
-        message[lang] = strings["requirement"].format(**values, location=where)
+        message[lang] = strings[BY_NAME[KIND].message_key].format(**values, location=where)
         migration[lang] = strings["requirement_migration"].format(**values, distribution=report.distribution)
     return Finding.cite(
         KIND,
