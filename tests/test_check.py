@@ -22,7 +22,11 @@ import pytest
 import yaml
 
 from helpers import ACME_KB, FFT_CALL, FFT_MODULE, LANGUAGES, REAL_KB, ROOT, SARIF_SCHEMA, data_copy, line_of, run_check
-from releasekb.check import findings, messages, output
+from releasekb.check import analysis, formats, messages
+from releasekb.check import report as check_report
+from releasekb.check import run as check_run
+from releasekb.check.index import ApiIndex, open_index
+from releasekb.check.options import resolve_options
 from releasekb.check.records import CallCondition
 from releasekb.cli import main
 from releasekb.common import safe_text
@@ -208,7 +212,7 @@ def test_text_report_in_chinese(code, capsys):
     )
     assert out.splitlines()[-2].startswith("已检查 1 个文件（其中 0 个未提及 torch、torchvision、torchaudio）：")
     assert out.splitlines()[-1].startswith("覆盖范围 1.4 → 1.7：")
-    english = findings.STRINGS["en"]
+    english = check_report.STRINGS["en"]
     for key in ("heading_deprecated", "migration", "more", "group_new"):
         assert english[key].split("{")[0].strip() not in out, key
 
@@ -648,19 +652,19 @@ class _Stream(io.StringIO):
 
 def test_colours_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert output.use_colour(_Stream(True)) and not output.use_colour(_Stream(False))
+    assert formats.use_colour(_Stream(True)) and not formats.use_colour(_Stream(False))
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not output.use_colour(_Stream(True))
+    assert not formats.use_colour(_Stream(True))
 
 
 def test_text_on_a_terminal_is_coloured(code, monkeypatch):
     code(**{"spectrum.py": FFT_CALL})
     monkeypatch.delenv("NO_COLOR", raising=False)
-    index = findings.open_index(None, REAL_KB)
-    options = findings.resolve_options(index, "1.4", "1.7", None, None, "en")
-    report = findings.run_check(index, options, ["."])
+    index = open_index(None, REAL_KB)
+    options = resolve_options(index, "1.4", "1.7", None, None, "en")
+    report = check_run.run_check(index, options, ["."])
     terminal = _Stream(True)
-    output.write(report, "text", None, terminal)
+    formats.write(report, "text", None, terminal)
     assert "\033[1;33mDeprecated (1)\033[0m" in terminal.getvalue()
 
 
@@ -668,7 +672,7 @@ def test_text_on_a_terminal_is_coloured(code, monkeypatch):
 
 
 def test_interface_strings_exist_in_both_languages():
-    assert set(findings.STRINGS["en"]) == set(findings.STRINGS["zh"])
+    assert set(check_report.STRINGS["en"]) == set(check_report.STRINGS["zh"])
     numpy = messages.message("import_name", name="np", text="import numpy", line=2)
     assert numpy.text("en") == "'np' is `import numpy` (line 2)"
     steps = (
@@ -704,7 +708,7 @@ def test_every_message_kind_the_checker_makes_has_a_template():
     only when a report shows it."""
     written = {
         kind
-        for module in Path(findings.__file__).parent.rglob("*.py")  # check and its scan package
+        for module in Path(check_report.__file__).parent.rglob("*.py")  # check and its scan package
         for kind in re.findall(r'\bmessage\("(\w+)"', module.read_text(encoding="utf-8"))
     }
     assert len(written) > 20
@@ -849,7 +853,7 @@ def test_the_keepdim_change_is_reported_only_for_calls_that_pass_dim_and_not_kee
         (8, "reduction-keepdim-default", "medium"),
     ]
     unknown = report["findings"][2]
-    assert unknown["how"] == f"'torch' is `import torch` (line 1); {findings.UNKNOWN_ARGUMENTS.text()}"
+    assert unknown["how"] == f"'torch' is `import torch` (line 1); {analysis.UNKNOWN_ARGUMENTS.text()}"
     assert unknown["message"]["en"] == (
         "`torch.mean` called with `dim` and without `keepdim` has a breaking change in 0.2: "
         "Reductions no longer keep the reduced dimension by default (`keepdim=False`)"
@@ -879,7 +883,7 @@ def test_the_index_and_its_schema_carry_the_call_condition(real_catalog):
 
 
 def test_check_parses_the_call_condition_once_into_a_typed_record(real_catalog):
-    index = findings.ApiIndex(api_index.index_document(real_catalog, ""), "releases")
+    index = ApiIndex(api_index.index_document(real_catalog, ""), "releases")
     entry = next(e for e in index.records[("torch.mean", "call")].entries if e.id == "reduction-keepdim-default")
     assert entry.when == CallCondition(params=("input", "dim", "keepdim"), passed=("dim",), not_passed=("keepdim",))
     assert index.records[("torch.fft", "call")].entries[0].when is None  # every use

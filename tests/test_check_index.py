@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from releasekb.check import index_source
-from releasekb.check import output as check_output
+from releasekb.check import formats, index_source
+from releasekb.check.formats import text as text_format
 from releasekb.cli import main
 from releasekb.common import safe_text
 from releasekb.kb import api_index
@@ -563,7 +563,7 @@ def assert_safe(output: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("output_format", check_output.FORMATS)
+@pytest.mark.parametrize("output_format", formats.FORMATS)
 def test_nothing_from_an_index_reaches_a_terminal_or_ci_log_raw(
     code, capsys, tmp_path, real_index, output_format, lang
 ):
@@ -609,13 +609,15 @@ def test_usage_errors_that_quote_the_index_are_one_safe_line(code, capsys, tmp_p
 
 
 def test_coloured_text_has_only_our_colour_codes(code, tmp_path, real_index):
-    from releasekb.check import findings
+    from releasekb.check.index import open_index
+    from releasekb.check.options import resolve_options
+    from releasekb.check.run import run_check
 
-    index = findings.open_index(str(write_index(tmp_path, hostile_index(real_index))), REAL_KB)
-    options = findings.resolve_options(index, "1.4", None, None, None, "en")
-    text = check_output.text_report(findings.run_check(index, options, ["."]), colour=True)
-    assert re.sub(r"\x1b\[[0-9;]*m", "", text) == check_output.text_report(
-        findings.run_check(index, options, ["."]), colour=False
+    index = open_index(str(write_index(tmp_path, hostile_index(real_index))), REAL_KB)
+    options = resolve_options(index, "1.4", None, None, None, "en")
+    text = text_format.text_report(run_check(index, options, ["."]), colour=True)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", text) == text_format.text_report(
+        run_check(index, options, ["."]), colour=False
     )
     assert_safe(re.sub(r"\x1b\[[0-9;]*m", "", text))
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from helpers import REAL_RELEASES, real_data, run_check, write_tree
-from releasekb.check.findings import ApiIndex
+from releasekb.check.index import ApiIndex
 from releasekb.check.links import make_absolute, site_address
 from releasekb.common.problems import DataError
 from releasekb.kb import api_index

@@ -8,7 +8,7 @@
 - levels and exit agree: what fails the run is an error in every format, and nothing else is; the
   table of CHECK.md is generated from the function that decides both.
 
-Expected values are derived from the knowledge base (its catalog) and from findings.outcome, not
+Expected values are derived from the knowledge base (its catalog) and from kinds.outcome, not
 copied from a report.
 """
 
@@ -20,8 +20,9 @@ import jsonschema
 import pytest
 
 from helpers import ACME_KB, FFT_CALL, REAL_KB, ROOT, SARIF_SCHEMA, run_check
-from releasekb.check import output as check_output
-from releasekb.check.findings import DEFAULT_FAIL_ON, KINDS, outcome, parse_fail_on
+from releasekb.check import levels_table
+from releasekb.check.kinds import DEFAULT_FAIL_ON, KINDS, outcome
+from releasekb.check.options import parse_fail_on
 from releasekb.common.i18n import interface_strings
 from releasekb.common.versions import version_key
 from releasekb.kb import api_index, check_schema
@@ -229,10 +230,10 @@ def test_the_projects_pyproject_can_show_them(code, capsys):
 
 
 def test_check_md_holds_the_table_the_code_decides(tmp_path):
-    """CHECK.md's table of levels and exit is the one output.levels_table() makes from outcome()."""
+    """CHECK.md's table of levels and exit is the one levels_table.levels_table() makes from outcome()."""
     text = (ROOT / "CHECK.md").read_text(encoding="utf-8")
-    block = text.split(check_output.LEVELS_TABLE_MARKER + "\n", 1)[1].split("\n\n", 1)[0] + "\n"
-    assert block == check_output.levels_table()
+    block = text.split(levels_table.LEVELS_TABLE_MARKER + "\n", 1)[1].split("\n\n", 1)[0] + "\n"
+    assert block == levels_table.levels_table()
 
 
 @pytest.mark.parametrize("fail_on", [None, "none", "removed,breaking", "newer,unstable", "deprecated,unreadable"])

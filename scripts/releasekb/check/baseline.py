@@ -15,8 +15,9 @@ import json
 import os
 from pathlib import Path
 
-from releasekb.check.findings import CheckUsage, Finding, Report
 from releasekb.check.messages import check_strings
+from releasekb.check.options import CheckUsage
+from releasekb.check.report import Finding, Report
 from releasekb.check.source import real_file, source_lines
 from releasekb.common.atomic import write_text
 from releasekb.common.locales import plural_text

@@ -16,7 +16,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb.check.findings import CheckUsage
+from releasekb.check.options import CheckUsage
 from releasekb.check.requirement import MAX_PACKAGING_FILE_BYTES
 from releasekb.common.problems import suggest
 from releasekb.common.regular_files import read_regular_text

@@ -63,7 +63,7 @@ def in_range(index, options, release: str, takes_effect: str | None) -> bool:
 
 
 def coverage(index, options) -> Coverage:
-    """The coverage of the range options compares, from the API index (findings.ApiIndex)."""
+    """The coverage of the range options compares, from the API index (index.ApiIndex)."""
     checked: dict[tuple[str, str], Change] = {}
     for record in index.records.values():
         for entry in record.entries:

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releasekb.check.findings import Finding, Report
 from releasekb.check.messages import check_strings
+from releasekb.check.report import Finding, Report
 from releasekb.check.scan.reading import read_regular
 from releasekb.check.source import LINE_END, UTF8_BOM, real_file
 from releasekb.common.atomic import write_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from releasekb.check.findings import ApiIndex
+from releasekb.check.index import ApiIndex
 from releasekb.check.records import ApiRecord
 
 

@@ -4,13 +4,21 @@ The scanner reports a use in a notebook by cell and line inside the cell. GitHub
 shows an alert on a line of the file as it is stored, and a notebook is stored as JSON: the SARIF
 report places such a use on the line of the JSON text that holds that source line (Jupyter writes
 each source line as its own string, one a line), so the alert opens on the code it is about.
+place_in_notebook_files gives each finding in a notebook that line (Finding.file_line).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import json.decoder
 import json.scanner
+import posixpath
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from releasekb.check.report import Report
 
 
 class _Placed(str):
@@ -94,3 +102,41 @@ def _source_lines(line_at: _LineCounter, source: object) -> list[int]:
         lines += [file_line] * ((1 if at_start else 0) + part.count("\n", 0, len(part) - 1))
         at_start = part.endswith("\n")
     return lines
+
+
+# --------------------------------------------------------------------------- notebooks as files
+
+
+def notebook_files(groups: list[tuple[str, list[str]]], results: list) -> dict[str, Path]:
+    """{notebook as reports show it: the file on disk} for every notebook with a use. The scanner
+    names a file of a folder scanned relative to the folder, and a file given by itself by its name
+    (see scan_groups)."""
+    files = {}
+    for (prefix, group), (_, result) in zip(groups, results, strict=True):
+        given = {Path(path).name: Path(path) for path in group if not Path(path).is_dir()}
+        for use in result.uses:
+            on_disk = Path(group[0]) / use.path if Path(group[0]).is_dir() else given.get(use.path)
+            if use.cell is not None and on_disk is not None:
+                files[posixpath.join(prefix, use.path) if prefix else use.path] = on_disk
+    return files
+
+
+def place_in_notebook_files(report: Report, files: dict[str, Path], limit: int | None) -> None:
+    """Give each finding in a notebook the line of the notebook file that holds it (file_line).
+    The file is read again as the scanner read it: a regular file within `limit` bytes only."""
+    from releasekb.check.scan.reading import read_regular_text
+
+    lines_of: dict[str, dict[int, list[int]]] = {}
+    for number, finding in enumerate(report.findings):
+        if finding.cell is None or finding.path not in files:
+            continue
+        if finding.path not in lines_of:
+            try:
+                text = read_regular_text(files[finding.path], limit, "utf-8-sig")
+                # lines as a text-mode read counts them (universal newlines)
+                lines_of[finding.path] = cell_line_numbers(text.replace("\r\n", "\n").replace("\r", "\n"))
+            except (OSError, UnicodeDecodeError):
+                lines_of[finding.path] = {}
+        cell_lines = lines_of[finding.path].get(finding.cell, [])
+        if 1 <= finding.line <= len(cell_lines):
+            report.findings[number] = dataclasses.replace(finding, file_line=cell_lines[finding.line - 1])

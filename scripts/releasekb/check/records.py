@@ -112,3 +112,8 @@ class ApiRecord:
     def introducing_entry(self) -> IndexEntry:
         """The entry of the introducing feature in the release that introduced the API."""
         return next(e for e in self.entries if e.release == self.introduced_in and e.id == self.feature)
+
+
+def specific_first(records: list[ApiRecord]) -> list[ApiRecord]:
+    """The matched records, the most specific name first (torch.fft.fft before torch.fft)."""
+    return sorted(records, key=lambda record: (-len(record.name), record.use))

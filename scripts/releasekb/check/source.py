@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from releasekb.check.findings import display_prefix
+from releasekb.check.run import display_prefix
 from releasekb.check.scan.notebooks import cell_source, notebook_cells
 from releasekb.check.scan.reading import read_regular_text
 
@@ -19,7 +19,7 @@ UTF8_BOM = "\ufeff"
 
 def real_file(paths: list[str], shown: str) -> Path | None:
     """The file a report path names. Reports show a file relative to the current directory when
-    its folder is below it, else relative to the folder it was found in (check.display_prefix):
+    its folder is below it, else relative to the folder it was found in (run.display_prefix):
     the path is tried under each folder given, the way it was made."""
     for given in map(Path, paths):
         folder = given if given.is_dir() else given.parent

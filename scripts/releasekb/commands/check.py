@@ -11,8 +11,9 @@ import re
 import sys
 from pathlib import Path
 
-from releasekb.check.findings import CONFIDENCES, DEFAULT_FAIL_ON, FAIL_ON_CHOICES, SHOW_IN_EFFECT
-from releasekb.check.output import FORMATS
+from releasekb.check import formats
+from releasekb.check.kinds import DEFAULT_FAIL_ON, FAIL_ON_CHOICES
+from releasekb.check.options import CONFIDENCES, SHOW_IN_EFFECT
 from releasekb.commands import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from releasekb.common.problems import DataError
 
@@ -57,7 +58,9 @@ def add_arguments(subparsers, shared) -> None:
     check.add_argument(
         "--max-stability", metavar="LEVEL", help="report used APIs ranked below this level (default: the most stable)"
     )
-    check.add_argument("--format", choices=FORMATS, help="text (default; github when GITHUB_ACTIONS=true)")
+    check.add_argument(
+        "--format", choices=list(formats.FORMATS), help="text (default; github when GITHUB_ACTIONS=true)"
+    )
     check.add_argument(
         "--lang",
         help="language of the report: one of the knowledge base's (default: its first, project.yaml `languages`)",
@@ -166,9 +169,10 @@ def _file_size(text: str) -> int:
 def run(args) -> int:
     from releasekb.check.baseline import read_baseline
     from releasekb.check.config import apply_config, project_config
-    from releasekb.check.findings import CheckUsage, open_index, resolve_options
+    from releasekb.check.index import open_index
     from releasekb.check.index_source import IndexUnreadable
     from releasekb.check.links import make_absolute
+    from releasekb.check.options import CheckUsage, resolve_options
     from releasekb.common.atomic import check_target
     from releasekb.common.safe_text import visible
 
@@ -212,8 +216,8 @@ def _run_check(args, index, options, project, baseline: set | None) -> int:
     """Scan (through the cache), fix, accept the baseline's findings, report."""
     from releasekb.check.baseline import accept
     from releasekb.check.cache import FOLDER, ScanCache, stats_line
-    from releasekb.check.findings import run_check
-    from releasekb.check.output import write
+    from releasekb.check.formats import write
+    from releasekb.check.run import run_check
 
     cache = None if args.no_cache else ScanCache(args.cache_dir or project.root / FOLDER)
 
@@ -251,7 +255,7 @@ def _fix(report, checked):
     """Rewrite the drop-in replacements, say what was done, and check again: what is left, at
     the places it is now."""
     from releasekb.check import fix as check_fix
-    from releasekb.check.output import location
+    from releasekb.check.formats.shared import location
 
     result = check_fix.apply_fixes(report)
     lines = check_fix.summary(result, report.options.lang, lambda f: location(report, f.path, f.line, f.column, f.cell))

@@ -1,6 +1,6 @@
 """The JSON Schema of `releasekb check --format json` (check_schema.json). It lives with the
 knowledge base because the site publishes it beside the API's own schema, and the site never
-imports check: check/output.py writes reports of this version, publish.py publishes the file."""
+imports check: check/formats/json.py writes reports of this version, publish.py publishes the file."""
 
 from __future__ import annotations
 
