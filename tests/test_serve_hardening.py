@@ -132,6 +132,31 @@ def test_a_page_that_cannot_be_read_at_the_start_is_said_without_claiming_a_site
             stop(process)
 
 
+def test_a_file_fixed_while_the_first_build_runs_is_seen(project, tmp_path):
+    """The curator's fix saved the moment the first build named the file (before MkDocs' server
+    would have started watching) brings the site: serve watches from before its first build."""
+    notes = project / "docs/en/notes.md"
+    notes.symlink_to("missing.md")
+    fixed_right_after_the_first_build = (
+        "from releasekb.serve import server\n"
+        "first = server._Rebuilds.__call__\n"
+        "def build_then_fix(self):\n"
+        "    first(self)\n"
+        "    server._Rebuilds.__call__ = first\n"
+        f"    __import__('os').unlink({str(notes)!r})\n"
+        "server._Rebuilds.__call__ = build_then_fix\n"
+    )
+    with open(tmp_path / "serve.log", "w+") as log:
+        process, base = serve(project, log, change=fixed_right_after_the_first_build)
+        try:
+            wait_for(lambda: logged(log, "site not built: docs/en/notes.md is a symlink"), 90, "the file to be named")
+            wait_for(lambda: not notes.is_symlink(), 90, "the fix")
+            wait_for(lambda: "<h1" in fetch(f"{base}/about/"), 90, "the site, once the file was fixed")
+            assert not logged(log, "Traceback")
+        finally:
+            stop(process)
+
+
 # --------------------------------------------------------------------------- requests
 
 

@@ -34,7 +34,7 @@ class ServeServer(LiveReloadServer):
         self.RequestHandlerClass = _Handler
         # MkDocs' watcher stat()s what it finds and skips what it cannot: removing a dangling
         # symlink (the fix serve asked for) was no change, and the site stayed unbuilt.
-        self.observer = PollingObserverVFS(_stat_or_lstat, os.scandir, polling_interval=self.observer.timeout)
+        self.observer = _Watcher(_stat_or_lstat, os.scandir, polling_interval=self.observer.timeout)
         # Every line MkDocs' server logs (the request line, a browser's Referer), made visible.
         logging.getLogger("mkdocs.livereload").addFilter(_VISIBLE_MESSAGES)  # added once however often
 
@@ -42,6 +42,16 @@ class ServeServer(LiveReloadServer):
         if environ["REQUEST_METHOD"] == "HEAD":
             return _headers_only(super().serve_request, environ, start_response)
         return super().serve_request(environ, start_response)
+
+
+class _Watcher(PollingObserverVFS):
+    """The watcher serve starts before its first build (`start` again, in MkDocs' `serve`, finds
+    it running): MkDocs starts it after, so a file fixed while the first build ran (the build
+    that named it) was never seen, and the site stayed unbuilt."""
+
+    def start(self) -> None:
+        if not self.is_alive():
+            super().start()
 
 
 def _stat_or_lstat(path: str) -> os.stat_result:

@@ -103,9 +103,12 @@ def _serve(builder: SiteBuilder, served: Path, dev_addr: str, stop: _StopSignals
     # A burst of connections (a browser opening a page's assets, a link checker) waits in the
     # queue while the server's one thread accepts them: socketserver's queue of 5 refused the rest.
     server.request_queue_size = socket.SOMAXCONN
-    rebuild_or_say_why()
+    # Watching starts before the first build, so that a change saved while it runs (the fix of
+    # a file it names) brings the next build rather than going unseen.
     for path, recursive in rebuild_or_say_why.sources.watched():
         server.watch(str(path), recursive=recursive)
+    server.observer.start()
+    rebuild_or_say_why()
     try:
         server.serve()
     finally:
