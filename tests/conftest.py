@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from helpers import (
     CHROMIUM,
@@ -30,6 +31,11 @@ from helpers import (
     write_tree,
 )
 from releasekb.kb.catalog import Catalog
+
+# Playwright's `expect(...)` waits 5 s for its state whatever the page's default timeout: a first
+# search that loads Pagefind on a busy machine took longer once. A bound on a state that never
+# comes, as the browser tests' page timeouts are (a passing test waits only as long as it must).
+expect.set_options(timeout=60_000)
 
 
 @pytest.fixture(scope="session")
