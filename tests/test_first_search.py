@@ -54,3 +54,36 @@ def test_the_search_starts_loading_when_the_pointer_is_over_the_box(chromium, re
             assert [path for path in requested if path.endswith(".pf_fragment")]  # the results' pages
         finally:
             context.close()
+
+
+def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromium, real_site: Path):
+    """"d" and "di", on the way to "distributed", find nothing here (shorter than a word may be
+    to find the words it starts): that is a word being typed, not one to look for in Chinese. Each
+    key's answer is waited for, as a slow machine shows it, before the next key."""
+    with static_server(real_site) as base:
+        context = chromium.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(TIMEOUT_MS)
+        try:
+            page = context.new_page()
+            requested: list[str] = []
+            page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+            page.goto(base + "/")
+            page.locator(".md-search__input").click()
+            # Material writes its line under the box once per answer, even when its words stay the
+            # same ("No matching documents" for "d" and for "di"): each write is counted.
+            page.evaluate("""() => {
+                window.answers = 0;
+                new MutationObserver(() => window.answers++).observe(
+                    document.querySelector('.md-search-result__meta'), {childList: true, characterData: true, subtree: true});
+            }""")
+            for count, typed in enumerate(("d", "i"), start=1):
+                page.keyboard.type(typed)
+                page.wait_for_function("count => window.answers >= count", arg=count)
+                assert page.locator(".md-search-result__item").count() == 0, typed
+            assert not [path for path in requested if path.startswith("/zh/")], requested
+            page.keyboard.type("stributed")
+            page.locator(".md-search-result__link").first.wait_for(state="visible")
+            assert "/" in page.locator(".md-search-result__link").first.get_attribute("href")
+            assert not [path for path in requested if path.startswith("/zh/")], requested
+        finally:
+            context.close()

@@ -279,13 +279,27 @@ async function answer(text, superseded) {
   const found = await find(here, words, typed, settings.shown, superseded);
   if (superseded()) return null;
   if (found?.unknown) return { items: [[unknownFilter(text, found.unknown)]] };
-  if (!found) return (await elsewhere(text, words, typed, superseded)) ?? { items: [], matches: 0 };
+  if (!found) {
+    const there = mayBeElsewhere(words) ? await elsewhere(text, words, typed, superseded) : null;
+    return there ?? { items: [], matches: 0 };
+  }
   const terms = Object.fromEntries(words.split(/\s+/).filter(Boolean).map((word) => [word, true]));
   const ranked = rank(found.pages, found.results, words);
   const items = ranked.map(({ page, score }) => group(page, score, terms));
   const more = found.results.length - found.pages.length;
   if (more > 0) items.push([moreResults(more, words)]);
   return { items, matches: found.results.length };
+}
+
+// Whether a query that finds nothing here is worth asking the other languages: not while a Latin
+// word is shorter than PREFIX_LENGTH, the length from which a word finds the words it starts. Such a
+// word is most often one being typed ("d" on the way to "distributed"): offering another language's
+// pages for it would be noise, and would fetch that language's whole search for nothing.
+function mayBeElsewhere(words) {
+  return words
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => HAN.test(word) || [...normal(word)].length >= PREFIX_LENGTH);
 }
 
 // A query that finds nothing here: the number of pages each other language finds, as a way to
