@@ -5,6 +5,7 @@ classes over one base, chosen by the `path` option under the one entry point `re
 from __future__ import annotations
 
 import collections
+import inspect
 import json
 import re
 import shutil
@@ -17,7 +18,7 @@ from mkdocs.structure.files import get_files
 from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
 
-from helpers import FIXTURE_RELEASES, FIXTURES, copy_project
+from helpers import FIXTURE_RELEASES, FIXTURES, copy_project, run_releasekb, search_pages, search_settings
 from releasekb.common.markup import text_of
 from releasekb.site import build, generate, pagefind_files, plugin, search
 from releasekb.site.session import Session
@@ -191,3 +192,42 @@ def test_a_language_build_reads_its_configuration_once_and_generates_its_pages_o
     assert result.outcome is build.Outcome.BUILT, result.report
     assert calls == {"load_config": 1, "generate_once": 1, "generate_language": 1}
     assert (tmp_path / "site" / "releases" / "1.1" / "index.html").is_file()
+
+
+def test_materials_search_plugin_still_calls_the_two_methods_its_index_is_given():
+    """material_search.py gives Material's search plugin an index with two methods, because the
+    plugin calls exactly those: a Material that calls others would index the pages itself, or fail."""
+    from material.plugins.search import plugin as material_plugin
+
+    from releasekb.site.material_search import SettingsOnlyIndex
+
+    source = inspect.getsource(material_plugin.SearchPlugin)
+    called = set(re.findall(r"self\.search_index\.(\w+)\(", source))
+    assert called == {"add_entry_from_context", "generate_search_index"}, (
+        f"Material's search plugin now calls {sorted(called)} on its index: see releasekb/site/material_search.py"
+    )
+    assert all(callable(getattr(SettingsOnlyIndex, name)) for name in called)
+
+
+# Run first in the build's process and its language workers: Material's own index, asked to read
+# a page, stops the build (it must never be asked: Pagefind indexes the pages).
+_MATERIAL_INDEX_MUST_NOT_READ = """
+from material.plugins.search import plugin as material_plugin
+def refuse(self, page):
+    raise SystemExit(f"Material's search index was given {page.file.src_uri}")
+material_plugin.SearchIndex.add_entry_from_context = refuse
+"""
+
+
+def test_pages_reach_pagefind_from_the_plugin_and_materials_index_holds_settings_only(tmp_path):
+    project = copy_project(tmp_path / "site", FIXTURE_RELEASES)
+    result = run_releasekb(project, "build", change=_MATERIAL_INDEX_MUST_NOT_READ)
+    assert result.returncode == 0, result.stderr
+    for prefix in ("", "zh/"):
+        settings = search_settings(project / "site", prefix)
+        assert settings["docs"] == [] and settings["config"]["releasekb"]["lang"] == (prefix.strip("/") or "en")
+        assert {"lang", "separator", "pipeline", "fields"} <= set(settings["config"])
+        indexed = search_pages(project / "site", prefix)
+        # every generated page kind, and a hand-written page, reach Pagefind through the plugin
+        assert "releases/" in indexed and "about/" in indexed, sorted(indexed)[:20]
+        assert any(url.startswith("features/") and url != "features/" for url in indexed)

@@ -57,7 +57,7 @@ def test_the_search_starts_loading_when_the_pointer_is_over_the_box(chromium, re
 
 
 def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromium, real_site: Path):
-    """"d" and "di", on the way to "distributed", find nothing here (shorter than a word may be
+    """ "d" and "di", on the way to "distributed", find nothing here (shorter than a word may be
     to find the words it starts): that is a word being typed, not one to look for in Chinese. Each
     key's answer is waited for, as a slow machine shows it, before the next key."""
     with static_server(real_site) as base:
@@ -74,7 +74,8 @@ def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromiu
             page.evaluate("""() => {
                 window.answers = 0;
                 new MutationObserver(() => window.answers++).observe(
-                    document.querySelector('.md-search-result__meta'), {childList: true, characterData: true, subtree: true});
+                    document.querySelector('.md-search-result__meta'),
+                    {childList: true, characterData: true, subtree: true});
             }""")
             for count, typed in enumerate(("d", "i"), start=1):
                 page.keyboard.type(typed)

@@ -62,6 +62,7 @@ from releasekb.kb.validate import read_files
 from releasekb.site import level_colours, publish, search
 from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import Generated, build_language, docs_root
+from releasekb.site.material_search import answer_with_pagefind, material_search
 from releasekb.site.render import (
     bytecode_cache,
     index_titles,
@@ -176,6 +177,12 @@ class ReleaseKBPlugin(BasePlugin[ReleaseKBConfig]):
         self.mode.on_env(env, config, files)
         return env
 
+    # Last, so that the search indexes a page's HTML as every other plugin left it.
+    @event_priority(-100)
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self.mode.on_page_content(html, page)
+        return html
+
     def on_page_context(self, context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
         self.mode.on_page_context(page, config, nav)
         return context
@@ -287,6 +294,9 @@ class Mode:
 
         return striptags_as_html
 
+    def on_page_content(self, html: str, page: Page) -> None:
+        pass
+
     def on_page_context(self, page: Page, config: MkDocsConfig, nav) -> None:
         """The tab of this page's section."""
         self._rendering_own_page = page.file.src_uri in self.html_pages  # until on_post_page
@@ -320,6 +330,7 @@ class WholeSite(Mode):
     def __init__(self, plugin: ReleaseKBPlugin, section: str):
         super().__init__(plugin, section)
         self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
+        self.feed: search.PagefindFeed | None = None  # this build's search feed, when the site has a search box
 
     def configure(self, config: MkDocsConfig) -> None:
         lang = self.lang
@@ -383,13 +394,14 @@ class WholeSite(Mode):
         return generated
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
-        """Material's search plugin keeps its search box; Pagefind indexes the pages (search.py).
-        Installed after Material's on_config, which makes a new index for every build."""
-        material = _material_search(config)
-        if material is None:
+        """Material's search plugin keeps its search box; Pagefind indexes the pages (search.py),
+        and Material's own index holds only settings (material_search.py). After Material's
+        on_config, which makes a new index for every build."""
+        self.feed = None
+        if material_search(config) is None:
             return  # no search box: nothing to index
-        material_config = {key: material.config[key] for key in ("lang", "separator", "pipeline", "fields")}
-        material.search_index = self.session.indexer.feed_for(self.lang).prepare(self.catalog, material_config)
+        self.feed = self.session.indexer.feed_for(self.lang).prepare(self.catalog)
+        answer_with_pagefind(config, self.feed.settings)
 
     def on_files(self, files: Files, config: MkDocsConfig) -> None:
         self._refuse_pages_of_other_plugins(files, config)
@@ -474,6 +486,11 @@ class WholeSite(Mode):
 
         env.filters["url"] = url
 
+    def on_page_content(self, html: str, page: Page) -> None:
+        """The page's text for the search, from the page as rendered."""
+        if self.feed is not None:
+            self.feed.add(page, html)
+
     def on_page_context(self, page: Page, config: MkDocsConfig, nav) -> None:
         """And the language switcher and the hreflang links of this page."""
         super().on_page_context(page, config, nav)
@@ -500,9 +517,9 @@ class WholeSite(Mode):
             jobs.later(f"outputs ({lang})", write, self.catalog, lang, self.root_url, site_dir)
         else:
             publish.write_outputs(self.catalog, lang, self.root_url, site_dir)
-        if _material_search(config) is not None:
+        if self.feed is not None:
             try:
-                self.session.indexer.feed_for(lang).write_index(site_dir, Path(config.config_file_path).parent)
+                self.feed.write_index(site_dir, Path(config.config_file_path).parent)
             except RuntimeError as error:
                 raise PluginError(f"search index: {error}") from None
 
@@ -706,12 +723,6 @@ def _invalid_data(error: DataError) -> PluginError:
     # errors; the curator needs the same lines `releasekb validate` prints.
     print(error.report(), file=sys.stderr, flush=True)
     return PluginError("invalid release data (problems listed above)")
-
-
-def _material_search(config: MkDocsConfig):
-    """Material's search plugin when it is on (the search box shows only then), else None."""
-    material = config.plugins.get("material/search")
-    return material if material is not None and material.config.enabled else None
 
 
 def _require_local_assets(files: Files, config: MkDocsConfig) -> None:

@@ -11,9 +11,9 @@ What readers keep: Material's search box, its results list, keyboard shortcuts a
 highlighting. Material lets a site bring its own search worker (its `__config.search`): ours,
 theme/assets/releasekb-search.js, answers Material's messages from Pagefind, and
 theme/assets/releasekb-search-page.js starts it when the reader first uses the box. Material's
-search plugin stays configured (the header shows the box only when it is), but `PagefindFeed`
-stands in for its index: Material hands it every page after rendering, and writes the small
-index file it returns (the highlighter's settings and ours, no pages) where its box fetches it.
+search plugin stays configured (the header shows the box only when it is); its own index is
+replaced by one that holds only the settings (material_search.py, which says why). The plugin
+hands each rendered page to this language's `PagefindFeed`.
 
 Each language build writes its own bundle (site/pagefind/, site/zh/pagefind/), so a query only
 ever loads its page's language; a query that finds nothing there asks the other language's
@@ -217,8 +217,8 @@ def search_hint(catalog: Catalog, lang: str) -> str:
 
 
 class PagefindFeed:
-    """Stands in for Material's search index (the two methods its search plugin calls): keeps
-    each rendered page's text for Pagefind and gives Material a small index file without pages.
+    """Each rendered page's text for Pagefind, as the plugin hands it over (add), and the search
+    worker's settings for this build.
 
     One feed per language lives as long as its build process (in its Indexer): under `serve`, a
     dirty build renders only the pages that changed, and the feed keeps every other page's text
@@ -227,15 +227,13 @@ class PagefindFeed:
     def __init__(self, lang: str, indexer: Indexer):
         self.lang = lang
         self.indexer = indexer
-        self.material_config: dict = {}
         self.settings: dict = {}
         self.filters: dict[str, tuple[tuple[str, str], ...]] = {}
         self.meta: dict[str, tuple[tuple[str, str], ...]] = {}
         self.documents: dict[str, SearchDocument] = {}  # by source file
 
-    def prepare(self, catalog: Catalog, material_config: dict) -> PagefindFeed:
-        """Ready for a build of this catalog; returns the feed, for Material's plugin."""
-        self.material_config = material_config
+    def prepare(self, catalog: Catalog) -> PagefindFeed:
+        """Ready for a build of this catalog; returns the feed."""
         self.settings = worker_settings(catalog, self.lang)
         facts = page_facts(catalog, self.lang)
         self.filters = {path: values + facts.get(path, ()) for path, values in page_filters(catalog, self.lang).items()}
@@ -247,21 +245,17 @@ class PagefindFeed:
         for source in set(self.documents) - sources:
             del self.documents[source]
 
-    def add_entry_from_context(self, page) -> None:
-        # Pages that repeat other pages (lists, redirects) say `search: {exclude: true}` in their
-        # front matter, as Material's search reads it; parts of pages say data-search-exclude.
-        if (page.meta.get("search") or {}).get("exclude") or page.content is None:
+    def add(self, page, content: str) -> None:
+        """A page as rendered (`content`: its HTML, after every plugin's on_page_content).
+        Pages that repeat other pages (lists, redirects) say `search: {exclude: true}` in their
+        front matter, as Material's search reads it; parts of pages say data-search-exclude."""
+        if (page.meta.get("search") or {}).get("exclude") or content is None:
             self.documents.pop(page.file.src_uri, None)
             return
         title = text_of(page.title or "")
         filters = self.filters.get(page.file.src_uri, ())
         meta = self.meta.get(page.file.src_uri, ())
-        self.documents[page.file.src_uri] = SearchDocument(page.url, title, page.content, filters, meta)
-
-    def generate_search_index(self, previous=None) -> str:
-        """The file Material's search box fetches before it starts its worker."""
-        config = {**self.material_config, "releasekb": self.settings}
-        return json.dumps({"config": config, "docs": []}, ensure_ascii=False, separators=(",", ":"))
+        self.documents[page.file.src_uri] = SearchDocument(page.url, title, content, filters, meta)
 
     def write_index(self, site_dir: Path, project_dir: Path) -> None:
         """Index this language's pages into site_dir/pagefind: at once, or under `serve` after
