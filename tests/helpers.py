@@ -30,7 +30,7 @@ from releasekb.common.problems import DataError
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.pipeline import load_catalog
 from releasekb.kb.validate import project_languages
-from releasekb.site.plugin import markdown_headings_as_html
+from releasekb.site.render import render_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -60,10 +60,13 @@ def problems_of(data_dir: Path) -> list[str]:
     return []
 
 
-def as_html(pages: dict[str, str]) -> dict[str, str]:
-    """Rendered pages as the plugin hands them to MkDocs: their Markdown headings as HTML
-    (`## Title {#id}` -> `<h2 id="id">Title...`), the rest HTML already."""
-    return {path: markdown_headings_as_html(text) for path, text in pages.items()}
+def html_pages(catalog, lang: str | None = None) -> dict[str, str]:
+    """Rendered pages as the plugin hands them to MkDocs (RenderedPage.html: their headings as
+    the HTML Markdown makes of them): {path: HTML} in one language, or {lang/path: HTML} in every
+    language when none is named."""
+    if lang is not None:
+        return {path: page.html for path, page in render_pages(catalog, lang).pages.items()}
+    return {f"{lang}/{path}": html for lang in catalog.languages for path, html in html_pages(catalog, lang).items()}
 
 
 Edits = dict[str, list[tuple[str, str]]]  # {file: [(old, new), ...]}: text replacements

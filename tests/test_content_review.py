@@ -10,10 +10,9 @@ import re
 
 import pytest
 
-from helpers import ROOT, as_html, run_check
+from helpers import ROOT, html_pages, run_check
 from releasekb.common.i18n import interface_strings
 from releasekb.kb.catalog import Catalog
-from releasekb.site.render import render_language
 
 LANGS = ("en", "zh")
 RPC_PARTS = ("rpc-api", "rpc-remote-reference", "distributed-autograd", "distributed-optimizer")
@@ -164,7 +163,7 @@ def test_check_finds_reductions_along_a_dimension_that_leave_keepdim_to_its_defa
 def test_a_release_header_lists_only_the_labels_its_source_used(real_catalog, lang):
     """1.4's article labels features experimental and none stable: its header (and the releases
     list) shows Experimental only; 1.5's shows both."""
-    pages = as_html(render_language(real_catalog, lang))
+    pages = html_pages(real_catalog, lang)
 
     def header_levels(page: str) -> set[str]:
         meta = page[page.index('<div class="rkb-meta">') :]

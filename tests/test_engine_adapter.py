@@ -106,8 +106,12 @@ def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_pat
     index = files.get_file_from_path("release-notes/index.md").page
     assert index in nav.pages and index.title == "Release notes"
 
+    # The page is the renderer's object (rendered_page.py), made once: its file is never read back.
+    assert release.made is releasekb.mode.rendered["release-notes/releases/1.1.md"]
+    release.file.content_string = "# Not what the renderer made"
     release.read_source(config)
     release.render(config, files)
+    assert release.content == release.made.html and "Not what" not in release.content
     assert "render" not in vars(release) and release._title_from_render is None
     heading = re.search(r"<h1 id=\"[^\"]*\">(.*?)<a class=\"headerlink\"", release.content)[1]
     assert "Acme 1.1" in heading and release.title == plugin.markdown_title(text_of(heading))

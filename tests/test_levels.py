@@ -12,7 +12,7 @@ import sys
 import jsonschema
 import pytest
 
-from helpers import ROOT, as_html, catalog_of, fixture_data, real_data, release_file
+from helpers import ROOT, catalog_of, fixture_data, html_pages, real_data, release_file
 from releasekb.common.i18n import interface_strings
 from releasekb.kb import api
 from releasekb.kb.query import Query, run
@@ -236,7 +236,7 @@ def chart_markers(text: str) -> list[str]:
 def test_current_level_chart_lifecycle_and_overview_never_contradict_each_other(catalog_name, lang, request):
     catalog = request.getfixturevalue(catalog_name)
     strings = interface_strings(lang)
-    pages = as_html(render_language(catalog, lang))
+    pages = html_pages(catalog, lang)
     overview = pages["stability/index.md"]
     index = pages["features/index.md"]
     checked = 0
@@ -285,7 +285,7 @@ def test_rref_page_says_where_its_level_comes_from_in_both_languages(rref_silent
             "1.5：实验性 （据 1.5 版公告，1.4 版时即为此级别；1.5 版未再说明）",  # the language's colon
         ),
     ):
-        page = as_html(render_language(rref_silent, lang))[feature_path("rpc-remote-reference")]
+        page = html_pages(rref_silent, lang)[feature_path("rpc-remote-reference")]
         text = re.sub(r"<[^>]+>", "", page)
         assert current in text
         assert chart in page  # the chart's text alternative

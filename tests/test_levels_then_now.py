@@ -21,13 +21,12 @@ from urllib.parse import parse_qs, urlsplit
 import jsonschema
 import pytest
 
-from helpers import as_html, catalog_of, enter_search, fixture_data, page_html, static_server
+from helpers import catalog_of, enter_search, fixture_data, html_pages, page_html, static_server
 from releasekb.common.i18n import interface_strings
 from releasekb.kb import api
 from releasekb.kb.query import print_table
 from releasekb.kb.urls import feature_path, level_path
 from releasekb.site.outputs.badges import badge
-from releasekb.site.render import render_language
 
 LANGS = ["en", "zh"]
 
@@ -204,7 +203,7 @@ def removed(tmp_path_factory):
         {"1.0.yaml": [OLD_READER_LABELLED], "1.1.yaml": [DEPRECATION_WITH_APIS], "2.0.yaml": [NEW_FEATURES]},
     )
     catalog = catalog_of(data)
-    return catalog, {lang: as_html(render_language(catalog, lang)) for lang in LANGS}
+    return catalog, {lang: html_pages(catalog, lang) for lang in LANGS}
 
 
 @pytest.mark.parametrize("lang", LANGS)

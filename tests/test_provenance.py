@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from helpers import as_html, problems_of, real_data
+from helpers import html_pages, problems_of, real_data
 from releasekb.kb import api
-from releasekb.site.render import render_language
 
 BORROWED = '    stability_stated_in: "1.5"\n    stability: experimental\n'
 
@@ -32,7 +31,7 @@ def test_the_1_4_rpc_parts_cite_the_1_5_announcement(real_catalog):
 
 def test_pages_say_which_announcement_stated_a_level_in_both_languages(real_catalog):
     for lang, note in (("en", "(stated in the 1.5 announcement)"), ("zh", "（据 1.5 版公告）")):
-        pages = as_html(render_language(real_catalog, lang))
+        pages = html_pages(real_catalog, lang)
         release = pages["releases/1.4.md"]
         section = release.split('id="rpc-api"')[1].split("<h4")[0]
         assert re.search(f'<a class="rkb-provenance" href="[^"]+">{re.escape(note)}</a>', section)

@@ -8,17 +8,18 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from helpers import LANGUAGES, ROOT, as_html
+from helpers import LANGUAGES, ROOT, html_pages
 from releasekb.common.i18n import LOCALES_DIR
 from releasekb.kb.model import RESERVED_ANCHORS
 from releasekb.kb.urls import relative_url
 from releasekb.site.plugin import markdown_title
-from releasekb.site.render import escape_text, outline, render_all
+from releasekb.site.render import escape_text, render_pages
+from releasekb.site.rendered_page import Heading, RenderedPage
 
 
 @pytest.fixture(scope="module")
 def pages(fixture_catalog):
-    return as_html(render_all(fixture_catalog))
+    return html_pages(fixture_catalog)
 
 
 def test_every_language_has_the_same_pages(pages):
@@ -96,11 +97,10 @@ def test_section_anchors_of_the_release_page_are_reserved(pages):
     assert sections - set(RESERVED_ANCHORS) == {"area-core"}
 
 
-def test_outline_gives_mkdocs_the_title_toc_and_anchors_of_a_page(pages):
-    page = pages["en/releases/1.1.md"]
-    found = outline(page)
+def test_the_page_object_gives_mkdocs_the_title_toc_and_anchors_of_a_page(fixture_catalog):
+    found = render_pages(fixture_catalog, "en").pages["releases/1.1.md"]
     assert found.title == "Acme 1.1"
-    (top,) = found.toc_tokens  # the h1, with every section below it
+    (top,) = found.toc_tokens()  # the h1, with every section below it
     assert top["level"] == 1
     sections = [(token["level"], token["id"]) for token in top["children"]]
     assert (2, "features") in sections and (2, "sources") in sections
@@ -111,18 +111,25 @@ def test_outline_gives_mkdocs_the_title_toc_and_anchors_of_a_page(pages):
     changes = next(token for token in top["children"] if token["id"] == "changes")
     assert [token["level"] for token in changes["children"]] == [3] and changes["children"][0]["id"] == "old-reader"
     # alias anchors (<span id=...>) count as anchors, though not as headings
-    assert {"old-reader", "features", "sources"} <= found.anchor_ids
+    assert {"old-reader", "features", "sources"} <= found.anchor_ids()
+    # every heading is in the HTML as Markdown's toc extension makes it, none left as Markdown
+    assert '<h2 id="features">' in found.html and "{#" not in found.html
+    assert found.html.count("<h") == len(found.headings) + found.html.count("<hr")
 
 
-def test_outline_names_headings_by_their_text():
-    found = outline(
-        "<h1>Use <code>a&lt;b</code></h1>\n"
-        '<h2 id="x-1">Part &amp; <a href="y/">whole</a>'
-        '<a class="headerlink" href="#x-1" title="Permanent link">&para;</a></h2>'
-    )
+def test_the_page_object_names_headings_by_their_text_and_exports_them_as_markdown():
+    title = Heading.of(1, "Use <code>a&lt;b</code>", "_title")
+    part = Heading.of(2, 'Part &amp; <a href="y/">whole</a> *x*', "x-1")
+    body = f"\n{title.markdown_line}\n\n<p>text</p>\n{part.markdown_line}\n\n"
+    found = RenderedPage("a.md", body, (title, part), "About a", searched=False)
     assert found.title == "Use a<b"
-    (child,) = found.toc_tokens[0]["children"]
-    assert (child["id"], child["name"], child["level"]) == ("x-1", "Part &amp; whole", 2)
+    (child,) = found.toc_tokens()[0]["children"]
+    assert (child["id"], child["name"], child["level"]) == ("x-1", "Part &amp; whole &#42;x&#42;", 2)
+    assert found.html.startswith('<h1 id="_title">Use <code>a&lt;b</code><a class="headerlink"')
+    assert found.meta() == {"description": "About a", "search": {"exclude": True}}
+    exported = found.markdown()
+    assert exported.startswith('---\ntitle: "Use a<b"\ndescription: "About a"\nsearch:\n  exclude: true\n---\n')
+    assert '## Part &amp; <a href="y/">whole</a> &#42;x&#42; {#x-1}' in exported
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,9 @@
 
 import json
 
-from helpers import as_html, catalog_of, fixture_data, line_of
+from helpers import catalog_of, fixture_data, html_pages, line_of
 from releasekb.cli import main
 from releasekb.kb.translations import LOCK_FILE
-from releasekb.site.render import render_all
 
 WIDGETS_SUMMARY = (
     "summary: {en: Widgets keep their API from now on.",
@@ -132,7 +131,7 @@ def test_broken_lock_file_is_a_located_problem(tmp_path, capsys):
 def test_chinese_pages_note_the_stale_entry_until_it_is_reviewed(tmp_path, capsys):
     data = reviewed_data(tmp_path, capsys)
     edit(data, "1.1.yaml", *WIDGETS_SUMMARY)
-    pages = as_html(render_all(catalog_of(data)))
+    pages = html_pages(catalog_of(data))
     note = '<p class="rkb-outdated">此译文可能已过时：原文在上次审校之后有改动。</p>'
     release = pages["zh/releases/1.1.md"]
     assert release.count(note) == 1
@@ -145,13 +144,13 @@ def test_chinese_pages_note_the_stale_entry_until_it_is_reviewed(tmp_path, capsy
     assert "rkb-outdated" not in pages["zh/releases/1.0.md"]
 
     assert main(["--data", str(data), "translations", "--reviewed", "widgets"]) == 0
-    pages = as_html(render_all(catalog_of(data)))
+    pages = html_pages(catalog_of(data))
     assert "rkb-outdated" not in pages["zh/releases/1.1.md"] + pages["zh/features/widgets.md"]
 
 
 def test_release_summary_note(tmp_path, capsys):
     data = reviewed_data(tmp_path, capsys)
     edit(data, "1.1.yaml", "summary: {en: Widgets become stable", "summary: {en: Widgets are now stable")
-    release = as_html(render_all(catalog_of(data)))["zh/releases/1.1.md"]
+    release = html_pages(catalog_of(data))["zh/releases/1.1.md"]
     summary_at = release.index("小部件转为稳定，旧读取器被弃用。")
     assert summary_at < release.index("rkb-outdated") < release.index('id="features"')

@@ -3,9 +3,9 @@ templates only loop over them and print them."""
 
 from __future__ import annotations
 
-from helpers import as_html
+from helpers import html_pages
 from releasekb.kb.catalog import EVENT_KINDS
-from releasekb.site.render import check_command, render_language, stability_attribute
+from releasekb.site.render import check_command, stability_attribute
 
 
 def grouped(groups) -> list[tuple[str, list[str]]]:
@@ -80,7 +80,7 @@ def test_feature_pages_show_the_check_command_for_their_code_apis(real_catalog):
         "releasekb check . --only cpp-transformer --include '*.cpp' --include '*.cc' --include '*.h' --include '*.hpp'"
     )
     assert check_command(real.features["bug-fixes-1-4"]) == ""  # no API: no command, no section
-    pages = as_html(render_language(real, "zh"))
+    pages = html_pages(real, "zh")
     assert "releasekb check . --only torch-fft\n</code>" in pages["features/torch-fft.md"]
     assert 'id="check"' in pages["features/torch-fft.md"]
     assert 'id="check"' not in pages["features/bug-fixes-1-4.md"]

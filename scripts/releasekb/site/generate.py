@@ -30,6 +30,7 @@ from releasekb.kb.validate import DataFiles, LoadedReleases
 from releasekb.site.confined import LinkInTheWay, files_under, no_follow, refuse_links
 from releasekb.site.incremental import pages_to_render, what_changed
 from releasekb.site.render import Rows, render_pages
+from releasekb.site.rendered_page import RenderedPage
 
 
 def generated_roots(docs_dir: Path, languages: Iterable[str]) -> list[Path]:
@@ -58,6 +59,7 @@ class _Written:
     data: ValidatedData
     paths: tuple[str, ...]  # every page's path, in the order of pages.pages
     links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
+    rendered: dict[str, RenderedPage]  # {page path: the page as rendered}
 
 
 def generate_language(
@@ -74,7 +76,7 @@ def generate_language(
         rows.clear()
         rendered = render_pages(catalog, lang, site_url, rows=rows)
         write_pages({f"{lang}/{path}": text for path, text in rendered.texts.items()}, docs_dir, [lang])
-        links = rendered.links
+        links, made = rendered.links, rendered.pages
     else:
         only = pages_to_render(page_list, change.pages, written.links)
         rows.forget(change.features)
@@ -82,8 +84,8 @@ def generate_language(
         _make_folders((docs_dir / lang / path for path in rendered.texts), docs_dir)
         for path, text in rendered.texts.items():
             _write_if_changed(docs_dir / lang / path, text)
-        links = {**written.links, **rendered.links}
-    return frozenset(paths) | {FILTER_TEXT_FILE}, _Written(knowledge_base.data, paths, links)
+        links, made = {**written.links, **rendered.links}, {**written.rendered, **rendered.pages}
+    return frozenset(paths) | {FILTER_TEXT_FILE}, _Written(knowledge_base.data, paths, links, made)
 
 
 def _make_folders(files: Iterable[Path], docs_dir: Path) -> None:
@@ -131,6 +133,8 @@ class Generated:
     pages: frozenset[str]  # paths inside a language tree; every language has the same ones
     dropped_pages: bool = False  # pages generated before in this process are gone now
     catalog: Catalog | None = field(default=None, compare=False)  # for the machine-readable outputs
+    # {path inside the language tree: the page object}: what the engine shows (plugin.GeneratedPage)
+    rendered: dict[str, RenderedPage] = field(default_factory=dict, compare=False)
 
 
 class LanguagePages:
@@ -157,7 +161,8 @@ class LanguagePages:
             written = self._written if same_target and before.strings == strings else None
             tree, self._written = generate_language(knowledge_base, docs_root, site_url, lang, written, self._rows)
             dropped = same_target and not before.pages <= tree
-            self._generated = Generated(target, data.fingerprint, strings, tree, dropped, knowledge_base.catalog)
+            catalog, rendered = knowledge_base.catalog, self._written.rendered
+            self._generated = Generated(target, data.fingerprint, strings, tree, dropped, catalog, rendered)
         return self._generated
 
 

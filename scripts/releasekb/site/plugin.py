@@ -39,7 +39,6 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import jinja2
-import yaml
 from markupsafe import Markup
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -68,9 +67,9 @@ from releasekb.site.render import (
     index_titles,
     navigation_kinds,
     not_found_page,
-    outline,
     render_pages,
 )
+from releasekb.site.rendered_page import RenderedPage
 from releasekb.site.session import Session
 
 # The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
@@ -211,6 +210,7 @@ class Mode:
         self.root_url = ""  # the whole site's address (site_url before a language moves it)
         self.catalog = None
         self.html_pages: frozenset[str] = frozenset()  # generated pages of this build (src_uri)
+        self.rendered: dict[str, RenderedPage] = {}  # the generated pages' objects, by src_uri
         self._section_page: Page | None = None  # the navigation's page of the page being rendered
         self._rendering_own_page = False  # whether the page being rendered is a generated one
 
@@ -263,10 +263,10 @@ class Mode:
         """The generated pages as GeneratedPage, given before MkDocs makes pages of the files (as
         Material's blog gives its views); a title the site's `nav` gives one stays its title."""
         titles = _navigation_titles(config.nav, files)
-        for uri in self.html_pages:
+        for uri, made in self.rendered.items():
             file = files.get_file_from_path(uri)
             if file is not None:
-                GeneratedPage(titles.get(uri), file, config)
+                GeneratedPage(titles.get(uri), file, config, made)
 
     def on_nav(self, nav, config: MkDocsConfig) -> None:
         """Read the navigation's pages now: a dirty build (`releasekb serve` after a data edit)
@@ -391,6 +391,7 @@ class WholeSite(Mode):
             raise PluginError(str(error)) from None
         self.catalog = generated.catalog
         self.html_pages = generated.pages
+        self.rendered = generated.rendered
         return generated
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
@@ -555,6 +556,7 @@ class Section(Mode):
         # language's, whatever the language of the text.
         rendered = render_pages(self.catalog, self.lang, self._section_url(), url_lang=self.catalog.default_language)
         self.section_pages = {f"{self.section}/{path}": text for path, text in rendered.texts.items()}
+        self.rendered = {f"{self.section}/{path}": page for path, page in rendered.pages.items()}
         self._level_style = level_colours.style_element(self.catalog.levels.values())  # in each page's head
         self.html_pages = frozenset(uri for uri in self.section_pages if uri.endswith(".md"))
         self._made_from = made_from
@@ -742,20 +744,6 @@ def _require_local_assets(files: Files, config: MkDocsConfig) -> None:
             )
 
 
-def split_front_matter(text: str) -> tuple[dict, str]:
-    """(front matter, the rest) of a generated page; the rest without its leading blank lines, as
-    MkDocs' own reading gives it (mkdocs.utils.meta.get_data)."""
-    if not text.startswith("---\n"):
-        return {}, text.lstrip("\n")
-    end = text.find("\n---\n", 3)
-    if end < 0:
-        return {}, text.lstrip("\n")
-    return yaml.load(text[4:end], Loader=_YAML_LOADER) or {}, text[end + 5 :].lstrip("\n")
-
-
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def markdown_title(title: str) -> str:
     """The page title MkDocs makes of the heading `# title`, as HTML: punctuation as character
     references, which Markdown keeps as the characters (a title such as "`__init__` hooks"
@@ -765,45 +753,27 @@ def markdown_title(title: str) -> str:
 
 
 _PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
-# A heading of a generated page, as render.heading writes it: `## text {#anchor}` on its own line.
-_MARKDOWN_HEADING = re.compile(r"^(#{1,6}) (.*) \{#([^}\s]*)\}$", re.M)
-
-
-def markdown_headings_as_html(page: str) -> str:
-    """A generated page's Markdown headings as the HTML Markdown's toc extension makes of them
-    (with `permalink: true`); the rest of the page is HTML already."""
-
-    def html_heading(match: re.Match) -> str:
-        level, text, anchor = len(match[1]), match[2], match[3]
-        return (
-            f'<h{level} id="{anchor}">{text}'
-            f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>'
-        )
-
-    return _MARKDOWN_HEADING.sub(html_heading, page)
 
 
 class GeneratedPage(Page):
-    """A page the plugin made (render.py): HTML but for its Markdown headings, with its title and
-    description in front matter for engines without the plugin. It gives MkDocs what converting
-    its Markdown would have (content, title, table of contents, anchors), read from its HTML:
-    MkDocs' own Page.render builds a new Markdown converter, with every extension, for each page,
-    which was most of what a generated page cost, for HTML with nothing to convert."""
+    """A page the plugin made, given to MkDocs as the page object it is (rendered_page.py): its
+    HTML, title, description, table of contents and anchors, as the renderer made them, with
+    nothing to read or convert. MkDocs' own Page.render builds a new Markdown converter, with
+    every extension, for each page, which was most of what a generated page cost."""
+
+    def __init__(self, title: str | None, file: File, config: MkDocsConfig, made: RenderedPage):
+        self.made = made
+        super().__init__(title, file, config)
 
     def read_source(self, config: MkDocsConfig) -> None:
-        """The front matter is read with libyaml: MkDocs' own reading (PyYAML in Python) cost
-        0.3 ms a page, a second of each language's build at 80 releases."""
-        front_matter, body = split_front_matter(self.file.content_string)
-        self.html = markdown_headings_as_html(body)
-        self.outline = outline(self.html)
-        self.meta = _meta_of(front_matter)
+        self.meta = self.made.meta()
         # What a plugin reading the page's Markdown (on_page_markdown) sees: its title.
         self.markdown = "# " + self.title_html
 
     @property
     def title_html(self) -> str:
         """The page title MkDocs would make of the page's heading (markdown_title)."""
-        return markdown_title(self.outline.title)
+        return markdown_title(self.made.title)
 
     @weak_property
     def title(self) -> str | None:
@@ -813,23 +783,11 @@ class GeneratedPage(Page):
         return self.title_html or Page.title.func(self)  # a page without a heading: MkDocs' own choice
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
-        self.content = self.html
-        self.toc = get_toc(self.outline.toc_tokens)
-        self.present_anchor_ids = set(self.outline.anchor_ids)
+        self.content = self.made.html
+        self.toc = get_toc(self.made.toc_tokens())
+        self.present_anchor_ids = set(self.made.anchor_ids())
         # The links of generated pages are checked by the tests (tests/test_links.py), not by MkDocs.
         self.links_to_anchors = {}
-
-
-def _meta_of(front_matter: dict) -> dict:
-    """A generated page's meta, from its front matter, which is written for engines without this
-    plugin: without the title (MkDocs prints page titles into HTML unescaped, so the title is the
-    heading's as Markdown would make it: GeneratedPage.title), and with the description escaped for
-    its attribute, as Markup (which a theme's `| e` leaves as it is)."""
-    meta = dict(front_matter)
-    meta.pop("title", None)
-    if "description" in meta:
-        meta["description"] = Markup.escape(str(meta["description"]))
-    return meta
 
 
 def _navigation_titles(nav: list | None, files: Files) -> dict[str, str]:

@@ -1,11 +1,12 @@
 """Stage 4, render: catalog -> pages, one tree per language, through Jinja templates.
 
-Pages are written as HTML, the HTML MkDocs' Markdown would produce for them (headings with
-anchors and permanent links, admonitions, tables), in .md files so that every MkDocs-compatible
-engine builds them as pages. The hook (mkdocs_hook.py) hands that HTML to MkDocs as the page's
-content instead of converting it: Markdown conversion was half of a build's time, and the
-generated pages have nothing left to convert. `outline` gives MkDocs what conversion would
-have told it: the title, the table of contents and the anchors.
+Each page is made once, as an object (rendered_page.RenderedPage): the HTML its template wrote
+(the HTML MkDocs' Markdown would produce: headings with anchors and permanent links,
+admonitions, tables), its headings as they were written, its description and search setting.
+The plugin hands that object to MkDocs as the page (plugin.GeneratedPage) instead of converting
+Markdown: conversion was half of a build's time, and the generated pages have nothing to convert.
+The same object is exported as a standalone .md file (RenderedPage.markdown) that every
+MkDocs-compatible engine builds as a page without the plugin.
 
 Every value printed by a template is data and is HTML-escaped by the environment's `finalize`
 (so `<b>` in a summary is shown as text); only helpers below return Markup. Templates receive
@@ -24,13 +25,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import jinja2
+import yaml
 from babel import Locale, UnknownLocaleError
 from markupsafe import Markup
 
 from releasekb.common.formatting import format_number, format_release_date
 from releasekb.common.i18n import count_text, interface_strings, url_prefix
 from releasekb.common.locales import plural_text
-from releasekb.common.markup import text_of, without_tags
 from releasekb.kb import urls
 from releasekb.kb.catalog import Catalog, Entry, Feature, LevelInEffect, Relation, UntranslatedText, list_text
 from releasekb.kb.page_kinds import PageKind, page_kinds, template_folders
@@ -53,6 +54,7 @@ from releasekb.kb.urls import (
     upgrade_query,
 )
 from releasekb.site import svg
+from releasekb.site.rendered_page import Heading, RenderedPage
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 # A team's own templates, in its data folder beside project.yaml (as its interface strings are in
@@ -142,60 +144,9 @@ def _finalize(value: object) -> str:
     return escape_text(value)
 
 
-# The headings templates write (`heading`, and the page's <h1>), and any id (an `id="` after a
-# space: searched for without the space, the expression scans a page several times as fast).
-_HEADING = re.compile(r'<h([1-6])(?: id="([^"]*)")?>(.*?)(?:<a class="headerlink"[^>]*>[^<]*</a>)?</h\1>')
-_ID = re.compile(r'id="([^"]*)"')
-
-
-@dataclass(frozen=True)
-class Outline:
-    """What MkDocs learns from converting a page's Markdown, for a page written as HTML."""
-
-    title: str  # the text of the page's <h1>, without markup
-    toc_tokens: list[dict]  # Python-Markdown's toc extension's tokens, nested
-    anchor_ids: frozenset[str]  # every id on the page: links to them are valid
-
-
-def outline(page_html: str) -> Outline:
-    """The title, table of contents and anchors of a rendered page."""
-    from markdown.extensions.toc import nest_toc_tokens
-
-    title, tokens = "", []
-    for match in _HEADING.finditer(page_html):
-        level, inner = int(match[1]), match[3]
-        if level == 1 and not title:
-            title = text_of(inner)
-        name = without_tags(inner)
-        ident = html.unescape(match[2] or "")
-        tokens.append({"level": level, "id": ident, "name": name, "html": inner, "data-toc-label": "", "children": []})
-    anchors = frozenset(
-        html.unescape(match[1])
-        for match in _ID.finditer(page_html)
-        if page_html[match.start() - 1 : match.start()].isspace()
-    )
-    return Outline(title, nest_toc_tokens(tokens), anchors)
-
-
 def attr(value: object) -> Markup:
     """A value for an HTML attribute."""
     return Markup(html.escape(str(value), quote=True))
-
-
-def heading(level: int, text: object, anchor: str) -> Markup:
-    """A section heading with its anchor, as a Markdown heading on a line of its own
-    (`## text {#anchor}`, attr_list's syntax): an engine that converts the page without our
-    plugin gives it the same heading, anchor and table-of-contents entry, and the plugin turns
-    it into the HTML Markdown makes of it (plugin.markdown_headings_as_html) without converting
-    the page. A function rather than a macro: a macro call costs Jinja several times as much,
-    and a language's pages have a heading per entry, tens of thousands for a long history."""
-    text = _MARKDOWN_SYNTAX.sub(lambda m: f"&#{ord(m[0])};", escape_text(text))
-    return Markup(f"\n{'#' * level} {text} {{#{attr(anchor)}}}\n\n")
-
-
-# Characters Markdown's inline syntax reads (emphasis, code, links, attributes): in a heading
-# they are character references, which Markdown keeps as the characters. Tags are left alone.
-_MARKDOWN_SYNTAX = re.compile(r"[\\`*_{}\[\]](?![^<>]*>)")
 
 
 def not_found_page(root_url: str, languages: tuple[str, ...], data_dir: Path | None = None) -> dict:
@@ -296,10 +247,17 @@ def render_language(catalog: Catalog, lang: str, site_url: str = "") -> dict[str
 
 @dataclass(frozen=True)
 class Rendered:
-    """Pages of one language tree, and what each of them links to."""
+    """Pages of one language tree, what each of them links to, and the features index's
+    FILTER_TEXT_FILE."""
 
-    texts: dict[str, str]  # {path inside the language tree: text}, FILTER_TEXT_FILE included
+    pages: dict[str, RenderedPage]  # {path inside the language tree: page}
     links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
+    filter_text: str
+
+    @property
+    def texts(self) -> dict[str, str]:
+        """{path inside the language tree: text} of the standalone export, FILTER_TEXT_FILE included."""
+        return {**{path: page.markdown() for path, page in self.pages.items()}, FILTER_TEXT_FILE: self.filter_text}
 
 
 def render_pages(
@@ -321,7 +279,7 @@ def render_pages(
     section of another site (plugin.py) has its pages at the section's root in any language."""
     env = environment(catalog.data_dir)
     strings = interface_strings(lang, catalog.data_dir)
-    texts, links, badges = {}, {}, {}
+    made, links, badges = {}, {}, {}
     rows = Rows() if rows is None else rows
     # the helpers and the context every page shares, made once: each page only moves them to its path
     helpers = _PageHelpers("", lang, strings, site_url, badges, url_lang or lang, rows, catalog.languages, env)
@@ -331,7 +289,6 @@ def render_pages(
         "t": strings,
         "paths": _PATHS,
         "svg": svg,
-        "heading": heading,
         **helpers.functions(),
     }
     for page in pages(catalog):
@@ -339,12 +296,31 @@ def render_pages(
             continue
         helpers.start(page.path)
         context = {**shared, "page_path": page.path, **page.context}
-        body = env.get_template(page.template).render(context)
-        texts[page.path] = with_front_matter(body, page_description(page, catalog, lang, strings), page.kind.searched)
+        own_front_matter, body = _own_front_matter(env.get_template(page.template).render(context))
+        made[page.path] = RenderedPage(
+            page.path,
+            body,
+            tuple(helpers.headings),
+            page_description(page, catalog, lang, strings),
+            page.kind.searched,
+            own_front_matter,
+            tuple((yaml.safe_load(own_front_matter) or {}).items()) if own_front_matter else (),
+        )
         links[page.path] = frozenset(helpers.linked)
     filter_texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
-    texts[FILTER_TEXT_FILE] = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return Rendered(texts, links)
+    filter_text = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Rendered(made, links, filter_text)
+
+
+def _own_front_matter(text: str) -> tuple[str, str]:
+    """(the lines of a template's own front matter, the rest): Material's `hide:` on the home page
+    and the features index."""
+    if not text.startswith("---\n"):
+        return "", text
+    end = text.find("\n---\n", 3)
+    if end < 0:
+        return "", text
+    return text[4 : end + 1], text[end + 5 :]
 
 
 def page_description(page: Page, catalog: Catalog, lang: str, strings: dict[str, str]) -> str:
@@ -361,23 +337,6 @@ def page_description(page: Page, catalog: Catalog, lang: str, strings: dict[str,
 
 
 DESCRIPTION_LENGTH = 200
-
-
-_TITLE_LINE = re.compile(r"^# (.*) \{#_title\}$", re.M)
-
-
-def with_front_matter(body: str, description: str, searched: bool = True) -> str:
-    """The page with its title and description in its front matter, where every engine reads
-    them (the plugin itself takes the title from the heading, see plugin.GeneratedPage), and,
-    for a kind of page search leaves out, Material's `search: {exclude: true}`."""
-    title = _TITLE_LINE.search(body)
-    meta = {"title": text_of(title[1]) if title else "", "description": description}
-    lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in meta.items() if value)
-    if not searched:
-        lines += "search:\n  exclude: true\n"
-    if body.startswith("---\n"):
-        return "---\n" + lines + body[4:]
-    return "---\n" + lines + "---\n" + body
 
 
 def render_all(catalog: Catalog, site_url: str = "") -> dict[str, str]:
@@ -464,6 +423,7 @@ class _PageHelpers:
         self.url_lang = url_lang or lang  # the language prefix of permanent links
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
         self.linked: set[str] = set()  # the pages this page links to
+        self.headings: list[Heading] = []  # the page's headings, as `heading` wrote them
         self.rows = Rows() if rows is None else rows
         self._about_levels: Markup | None = None
 
@@ -476,10 +436,12 @@ class _PageHelpers:
         """Bind the helpers to the next page to render."""
         self.path = path
         self.linked = set()
+        self.headings = []
         self._about_levels = None
 
     def functions(self) -> dict:
         return {
+            "heading": self.heading,
             "href": self.href,
             "permalink": self.permalink,
             "file_href": self.file_href,
@@ -544,9 +506,22 @@ class _PageHelpers:
             versions=list_text(versions, self.strings), **values
         )
 
+    def heading(self, level: int, text: object, anchor: str) -> Markup:
+        """A section heading with its anchor, as a Markdown heading on a line of its own
+        (`## text {#anchor}`, attr_list's syntax), kept on the page as it is written: an engine
+        that converts the standalone page without our plugin gives it the same heading, anchor and
+        table-of-contents entry, and the plugin takes the page's HTML, title and table of contents
+        from what is kept (rendered_page.py) without converting the page. A function rather than
+        a macro: a macro call costs Jinja several times as much, and a language's pages have a
+        heading per entry, tens of thousands for a long history."""
+        written = Heading.of(level, escape_text(text), attr(anchor))
+        self.headings.append(written)
+        return Markup(f"\n{written.markdown_line}\n\n")
+
     def row(self, feature_id: str, macro, *args) -> Markup:
         """macro(*args): a row of an overview that shows only this feature's own data (its
-        entries), kept while the feature is unchanged (see render_pages)."""
+        entries), kept while the feature is unchanged (see render_pages). A row holds no heading:
+        a kept row would not tell the page it has one."""
         key = (self.site_url, self.lang, self.path, feature_id)
         if key not in self.rows:
             self.rows[key] = Markup(macro(*args))
