@@ -1,9 +1,9 @@
 """The kinds of finding `releasekb check` reports: one row each, in the order reports list them
 (the most urgent first). Everything that lists kinds (the rule engine, the report's counts, the
 --fail-on choices, the formats' headings, colours and rule ids, CHECK.md's table of kinds and its
-levels table) reads them here. A kind with logic of its own has a module beside this one that finds it (changes.py:
-removed, breaking, deprecated; newer.py; unstable.py; used.py; requirement.py); `unreadable` is
-a file the scanner could not read, reported by the scan itself.
+levels table) reads them here. A kind with logic of its own has a module beside this one that
+finds it (changes.py: removed, breaking, deprecated; newer.py; unstable.py; used.py;
+requirement.py); `unreadable` is a file the scanner could not read, reported by the scan itself.
 
 Levels: what fails the run is an error, and nothing else is (outcome), so no kind is an error by
 itself; `level` is a kind's level when it does not fail the run.
