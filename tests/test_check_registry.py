@@ -1,6 +1,7 @@
 """`releasekb check`'s registries: the table of finding kinds (check/kinds/) is the one list of
-kinds, and drives the levels every format writes; the formats (check/formats/) sit behind one
-interface, and a format added the way CONTRIBUTING.md shows is one `--format` writes."""
+kinds, and drives the levels every format writes and CHECK.md's table of kinds; the formats
+(check/formats/) sit behind one interface, and a format added the way CONTRIBUTING.md shows is one
+`--format` writes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import re
 import pytest
 
 from helpers import ACME_KB, ROOT, run_check
-from releasekb.check import formats, kinds
+from releasekb.check import formats, kinds, kinds_table
 from releasekb.check.formats.format import Format
 from releasekb.check.report import STRINGS
 from releasekb.common.i18n import known_languages
@@ -72,6 +73,38 @@ def test_a_row_of_the_table_changes_every_report(capsys, tmp_path, monkeypatch):
     status, out, _ = run_check(capsys, ".", "--from", "1.0", "--to", "2.0", "--format", "sarif", kb=ACME_KB)
     rules = [rule["id"] for rule in json.loads(out)["runs"][0]["tool"]["driver"]["rules"]]
     assert "acme/rule" in rules and "widget-default-colour" not in rules
+
+
+def _check_md_table() -> str:
+    """CHECK.md's table of finding kinds: the lines under its marker, up to the blank line."""
+    text = (ROOT / "CHECK.md").read_text(encoding="utf-8")
+    return text.split(kinds_table.KINDS_TABLE_MARKER + "\n", 1)[1].split("\n\n", 1)[0] + "\n"
+
+
+def test_check_md_holds_the_table_of_kinds_the_code_lists():
+    """CHECK.md's "kind | when" table is the one kinds_table() makes from the table of kinds."""
+    assert _check_md_table() == kinds_table.kinds_table(), (
+        f"CHECK.md's table under {kinds_table.KINDS_TABLE_MARKER} is out of date: replace it with what"
+        " `python -m releasekb.check.kinds_table` prints"
+    )
+
+
+def test_a_kind_added_to_the_table_is_a_row_check_md_lacks(monkeypatch):
+    """Each kind is a row, in the table's order, with its trigger, and an unreadable file the last:
+    a kind added without refreshing CHECK.md is one row the test above finds missing."""
+    added = kinds.FindingKind("acme", "the code uses an *acme* API", fails_by_default=False, level="note")
+    before = kinds_table.kinds_table().splitlines()[2:]  # under the heading and its rule
+    assert [re.match(r"\| `([\w-]+)` \|", row).group(1) for row in before] == [*kinds.KINDS, kinds.UNREADABLE]
+    assert [row.split(" | ", 1)[1] for row in before] == [
+        f"{k.trigger} |" for k in (*kinds.TABLE, kinds.UNREADABLE_ROW)
+    ]
+    monkeypatch.setattr(kinds_table, "TABLE", (*kinds.TABLE, added))
+    assert kinds_table.kinds_table().splitlines()[2:] == [
+        *before[:-1],
+        "| `acme` | the code uses an *acme* API |",
+        before[-1],
+    ]
+    assert _check_md_table() != kinds_table.kinds_table()
 
 
 def test_the_formats_registry_is_what_format_offers_and_check_md_names(capsys):

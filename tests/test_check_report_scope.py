@@ -233,7 +233,10 @@ def test_check_md_holds_the_table_the_code_decides(tmp_path):
     """CHECK.md's table of levels and exit is the one levels_table.levels_table() makes from outcome()."""
     text = (ROOT / "CHECK.md").read_text(encoding="utf-8")
     block = text.split(levels_table.LEVELS_TABLE_MARKER + "\n", 1)[1].split("\n\n", 1)[0] + "\n"
-    assert block == levels_table.levels_table()
+    assert block == levels_table.levels_table(), (
+        f"CHECK.md's table under {levels_table.LEVELS_TABLE_MARKER} is out of date: replace it with what"
+        " `python -m releasekb.check.levels_table` prints"
+    )
 
 
 @pytest.mark.parametrize("fail_on", [None, "none", "removed,breaking", "newer,unstable", "deprecated,unreadable"])

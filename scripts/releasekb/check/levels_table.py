@@ -1,5 +1,6 @@
 """CHECK.md's table of levels and exit: for each finding and a few --fail-on values, the exit
-status, the SARIF level and the `github` command, as kinds.outcome decides them."""
+status, the SARIF level and the `github` command, as kinds.outcome decides them.
+`python -m releasekb.check.levels_table` prints it."""
 
 from __future__ import annotations
 
@@ -37,3 +38,7 @@ def levels_table() -> str:
             cells.append(f"exit {int(fails)}, `{level_}`, `::{COMMANDS[level_]}`")
         lines.append(f"| {title} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(levels_table(), end="")

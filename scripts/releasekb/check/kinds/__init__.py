@@ -1,9 +1,9 @@
 """The kinds of finding `releasekb check` reports: one row each, in the order reports list them
 (the most urgent first). Everything that lists kinds (the rule engine, the report's counts, the
---fail-on choices, the formats' headings, colours and rule ids, CHECK.md's levels table) reads
-them here. A kind with logic of its own has a module beside this one that finds it (changes.py:
-removed, breaking, deprecated; newer.py; unstable.py; used.py; requirement.py); `unreadable` is
-a file the scanner could not read, reported by the scan itself.
+--fail-on choices, the formats' headings, colours and rule ids, CHECK.md's table of kinds and its
+levels table) reads them here. A kind with logic of its own has a module beside this one that
+finds it (changes.py: removed, breaking, deprecated; newer.py; unstable.py; used.py;
+requirement.py); `unreadable` is a file the scanner could not read, reported by the scan itself.
 
 Levels: what fails the run is an error, and nothing else is (outcome), so no kind is an error by
 itself; `level` is a kind's level when it does not fail the run.
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class FindingKind:
     name: str  # as --fail-on, JSON `kind` and SARIF's tags write it
-    trigger: str  # when the kind is reported (CHECK.md's table says it at length)
+    # when the kind is reported, in Markdown for the reader: CHECK.md's table of kinds (kinds_table.py)
+    trigger: str
     fails_by_default: bool  # in the default --fail-on
     level: str  # SARIF `level` (and `github` command) when it does not fail the run: see outcome
     # the change entry kind (kb.model.CHANGE_KINDS) that makes it; None for a kind that is no change
@@ -53,7 +54,8 @@ class FindingKind:
 TABLE = (
     FindingKind(
         "removed",
-        "a change entry new between --from and --to removes an API the code uses",
+        "a change new between `--from` and `--to` removes an API the code uses"
+        " (a change already in effect at `--from`: see below)",
         fails_by_default=True,
         level="warning",
         entry_kind="removal",
@@ -63,7 +65,8 @@ TABLE = (
     ),
     FindingKind(
         "breaking",
-        "a change entry new between --from and --to changes an API the code uses incompatibly",
+        "a change new between `--from` and `--to` changes an API the code uses incompatibly"
+        " (a change already in effect at `--from`: see below)",
         fails_by_default=True,
         level="warning",
         entry_kind="breaking",
@@ -73,7 +76,8 @@ TABLE = (
     ),
     FindingKind(
         "deprecated",
-        "a change entry new between --from and --to deprecates an API the code uses",
+        "a change new between `--from` and `--to` deprecates an API the code uses"
+        " (a change already in effect at `--from`: see below)",
         fails_by_default=True,
         level="warning",
         entry_kind="deprecation",
@@ -83,7 +87,8 @@ TABLE = (
     ),
     FindingKind(
         "requirement",
-        "the project declares a requirement on the product that allows releases before the one its code needs",
+        "the project declares a requirement on the product (`torch>=1.4`) that allows releases before the one"
+        " its code needs (it uses `torch.fft.fft`, from 1.7); reported at the declaration's file and line",
         fails_by_default=True,
         level="warning",
         migration=True,
@@ -93,24 +98,25 @@ TABLE = (
     ),
     FindingKind(
         "newer",
-        "the code uses an API introduced after --to",
+        "the code uses an API introduced after `--to`",
         fails_by_default=False,
         level="warning",
         colour="33",
     ),
     FindingKind(
         "unstable",
-        "the used API's level as of --to ranks below --max-stability",
+        "the used API's level as of `--to` (the latest level its feature was published at) ranks below"
+        " `--max-stability` (default: the most stable label); only the most specific API counts, so"
+        " `torch.fft.fft(x)` is reported once, as the beta `torch.fft.fft`",
         fails_by_default=False,
         level="note",
         colour="36",
         new_on_the_way=True,
     ),
     FindingKind(
-        # reported only with --only: every use of the features asked for (what each feature page's
-        # command finds), whatever their level
         "used",
-        "with --only: a use of a feature asked for",
+        "with `--only`: every use of the APIs of the features asked for, whatever their level (what a"
+        ' feature page\'s "Find it in your code" command finds)',
         fails_by_default=False,
         level="note",
         migration=True,
@@ -121,7 +127,9 @@ TABLE = (
 # a file the scanner could not read: it fails the run like a finding, and is listed apart
 UNREADABLE_ROW = FindingKind(
     "unreadable",
-    "a file that cannot be read or decoded, is over --max-file-size, or a packaging file that cannot be parsed",
+    "a file that could not be checked, listed apart from the findings: one that cannot be read or decoded,"
+    " is over `--max-file-size`, has a null byte or is too deeply nested (old code read another way is"
+    " not unreadable), a notebook cell that still does not parse, or a packaging file that cannot be parsed",
     fails_by_default=True,
     level="warning",
 )
