@@ -4,6 +4,7 @@ markup the page helpers print, in templates a team can replace."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -11,11 +12,13 @@ import pytest
 
 from helpers import (
     FIXTURE_RELEASES,
+    ROOT,
     catalog_of,
     command_env,
     copy_project,
     fixture_data,
     page_html,
+    real_data,
     run_releasekb,
     search_pages,
     write_tree,
@@ -184,6 +187,27 @@ def test_a_team_template_replaces_the_markup_of_a_badge_and_an_admonition(tmp_pa
         assert 'class="admonition tip"' not in theirs[path]
         shown = f'<aside class="team-migration">{advice}: '
         assert theirs[path].count(shown) == ours[path].count("admonition tip")
+
+
+def test_every_piece_of_markup_is_a_template_a_team_can_replace_and_the_readme_lists_them(tmp_path, real_catalog):
+    """The entry's API names and links, the "(per 1.5)" note and the features index's level cell
+    are templates too, not Python: a team's file of the same name replaces each."""
+    package = sorted(path.name for path in (render.TEMPLATES_DIR / "markup").glob("*.html.j2"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = readme[readme.index("The markup around your data") : readme.index("To change one")]
+    assert sorted(re.findall(r"`(\w+\.html\.j2)`", listed)) == package
+    data = real_data(tmp_path / "data")
+    theirs_of = {name: f'<i class="team-{name.split(".")[0]}"></i>' for name in package}
+    write_tree(data, {f"templates/markup/{name}": text for name, text in theirs_of.items()})
+    theirs = "".join(render_language(catalog_of(data), "en").values())
+    ours = "".join(render_language(real_catalog, "en").values())
+    apis_label = render._PageHelpers("", "en", interface_strings("en"), "").label(interface_strings("en")["apis"])
+    ours_of = {"entry_links": f"<p><strong>{apis_label}</strong><code>", "provenance": 'class="rkb-provenance"'}
+    ours_of["level_steps"] = "<span data-from="
+    # (a text shown untranslated is marked so, on a page of a language that lacks it: see below)
+    for stem, mark in ours_of.items():
+        assert mark in ours and mark not in theirs, stem
+        assert f'<i class="team-{stem}"></i>' in theirs, stem
 
 
 def test_the_helpers_every_page_shares_are_made_once_per_language(fixture_catalog, monkeypatch):

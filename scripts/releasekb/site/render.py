@@ -128,18 +128,20 @@ def _needs_no_change(text: str) -> bool:
 _WHITESPACE_RUN = re.compile(r"\s{2,}|[^\S ]")
 
 
-def _finalize(value: object) -> str:
+@jinja2.pass_environment
+def _finalize(env: jinja2.Environment, value: object) -> str:
     """Every printed value, for the environment: escape_text's HTML. Text that needs no change,
     not even its quotes, stays a plain string: autoescape's own escaping then leaves it as it
-    is, where a Markup made here would be made again there (twice the cost, for most values)."""
+    is, where a Markup made here would be made again there (twice the cost, for most values).
+    A text shown in another language than the page's is marked so (markup/untranslated.html.j2)."""
     if type(value) is int:
         return str(value)
     if type(value) is str and _needs_no_change(value) and '"' not in value and "'" not in value:
         return value
     if isinstance(value, UntranslatedText):  # marked with its language for screen readers, and flagged
+        untranslated = env.get_template("markup/untranslated.html.j2")
         return Markup(
-            f'<span lang="{escape_text(value.lang)}" class="rkb-untranslated">{escape_text(value)}</span>'
-            f' <small class="rkb-untranslated-note">{escape_text(value.note)}</small>'
+            untranslated.render(lang=escape_text(value.lang), text=escape_text(value), note=escape_text(value.note))
         )
     return escape_text(value)
 
@@ -627,7 +629,7 @@ class _PageHelpers:
     def _provenance_note(self, text: str) -> Markup:
         """' (per 1.5)', a link to the about page's section that explains such notes: a reader
         who does not know why a level comes from another release finds out there."""
-        return Markup(' <a class="rkb-provenance" href="{}">{}</a>').format(self.about_levels_href(), text)
+        return self.markup("provenance", href=self.about_levels_href(), text=Markup.escape(text))
 
     def about_levels_href(self) -> Markup:
         """The about page's section on reading levels (one address per page, worked out once)."""
@@ -692,19 +694,15 @@ class _PageHelpers:
         else:
             steps = [(entry.release, "", self.change_badge(entry.kind)) for entry in feature.entries]
         steps[-1] = (*steps[-1][:2], self.feature_badge(feature))  # with where its level comes from
-        return Markup("").join(
-            Markup('<span data-from="{}" data-order="{}"{}>{}</span>').format(
-                release.version, catalog.state_order(state), "" if i == len(steps) - 1 else " hidden", badge
-            )
-            for i, (release, state, badge) in enumerate(steps)
-        )
+        shown = [
+            {"version": Markup.escape(release.version), "order": catalog.state_order(state), "badge": badge}
+            for release, state, badge in steps
+        ]
+        return self.markup("level_steps", steps=shown)
 
     def entry_links(self, entry: Entry) -> Markup:
         """An entry's API names and links, a paragraph each (none for what it has none of)."""
-        paragraphs = []
-        if entry.apis:
-            names = escape_text(self.strings["list_separator"]).join(code(api) for api in entry.apis)
-            paragraphs.append(f"<p><strong>{self.label(self.strings['apis'])}</strong>{names}</p>\n")
+        replacements = []
         for ref in entry.api_refs:
             if ref.replacement:  # a swap only when it is one: else the migration says what to do
                 key = "replacement_drop_in" if ref.drop_in else "replacement_not_drop_in"
@@ -717,13 +715,16 @@ class _PageHelpers:
                     text += Markup(" ") + Markup(escape_text(self.strings["replacement_provided_by"])).format(
                         feature=link
                     )
-                paragraphs.append(f"<p>{text}</p>\n")
-        if entry.links:
-            links = " · ".join(
-                f'<a href="{attr(link.url)}">{escape_text(self.strings[link.label_key])}</a>' for link in entry.links
-            )
-            paragraphs.append(f"<p><strong>{self.label(self.strings['links'])}</strong>{links}</p>\n")
-        return Markup("".join(paragraphs))
+                replacements.append(text)
+        return self.markup(
+            "entry_links",
+            apis=[code(api) for api in entry.apis],
+            separator=escape_text(self.strings["list_separator"]),
+            apis_label=self.label(self.strings["apis"]),
+            replacements=replacements,
+            links=[{"url": attr(link.url), "label": escape_text(self.strings[link.label_key])} for link in entry.links],
+            links_label=self.label(self.strings["links"]),
+        )
 
     def migration(self, text: str) -> Markup:
         """A change's migration advice, as an admonition."""
