@@ -120,8 +120,9 @@ def installed_venv(tmp_path_factory) -> Path:
 def install_the_wheel(work: Path) -> None:
     wheels = work / "wheels"
     environment = work / "venv"
+    source = copy_of_the_sources(work / "source")
     for command in (
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
         [sys.executable, "-m", "venv", str(environment)],
     ):
         result = subprocess.run(command, cwd=work, capture_output=True, text=True)
@@ -130,6 +131,23 @@ def install_the_wheel(work: Path) -> None:
     command = [str(environment / "bin" / "pip"), "install", "-q", str(wheel)]
     result = subprocess.run(command, cwd=work, capture_output=True, text=True)
     assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
+
+
+def copy_of_the_sources(target: Path) -> Path:
+    """This repository's files as a clone of it holds them (tracked, and new files git does not
+    ignore), copied to `target`: a wheel built in the working folder takes what setuptools left
+    in its ignored build/ from earlier builds (a starter file since removed, installed by `init`)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
+    for name in filter(None, listed.split("\0")):
+        if (ROOT / name).is_file():  # not a file deleted from the working folder but still tracked
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    return target
 
 
 @pytest.fixture
