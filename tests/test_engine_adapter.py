@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 
 from helpers import FIXTURE_RELEASES, FIXTURES, copy_project, run_releasekb, search_pages, search_settings
 from releasekb.common.markup import text_of
-from releasekb.site import build, generate, pagefind_files, plugin, search
+from releasekb.site import build, generate, mkdocs_pages, pagefind_files, plugin, plugin_config, plugin_modes, search
 from releasekb.site.session import Session
 
 
@@ -37,7 +37,7 @@ def configured(project: Path, **options):
     """The project's configuration, with the plugin's options replaced by `options`, after every
     plugin's on_config: (the configuration, the plugin)."""
     config = load_config(str(project / "mkdocs.yml"))
-    releasekb = plugin.plugin_of(config)
+    releasekb = plugin_config.plugin_of(config)
     if options:
         errors, warnings = releasekb.load_config(options, config.config_file_path)
         assert (errors, warnings) == ([], [])
@@ -66,17 +66,17 @@ def test_the_entry_point_is_the_plugin_with_typed_options():
 def test_the_path_option_chooses_the_section_mode_and_a_rebuild_keeps_it(team_project):
     config, releasekb = configured(team_project)
     section = releasekb.mode
-    assert type(section) is plugin.Section and section.section == "release-notes"
+    assert type(section) is plugin_modes.Section and section.section == "release-notes"
     assert "release-notes/index.md" in section.html_pages and section.lang == "en"
     # The section's pages are the plugin's: the site's theme and settings stay its own.
-    assert str(plugin.THEME_DIR) not in config.theme.dirs and "releasekb_search" not in config.extra
+    assert str(plugin_modes.THEME_DIR) not in config.theme.dirs and "releasekb_search" not in config.extra
     # `mkdocs serve` keeps the plugin between builds, and the mode with its pages while `path` is the same.
     config.plugins.on_config(config)
     assert releasekb.mode is section
     # A new `path` is a new section.
     releasekb.load_config({"data": "releases", "path": "notes"}, config.config_file_path)
     config.plugins.on_config(config)
-    assert type(releasekb.mode) is plugin.Section and releasekb.mode is not section
+    assert type(releasekb.mode) is plugin_modes.Section and releasekb.mode is not section
     assert releasekb.mode.section == "notes" and "notes/index.md" in releasekb.mode.html_pages
 
 
@@ -84,9 +84,9 @@ def test_without_a_path_the_plugin_is_in_the_whole_site_mode(team_project, tmp_p
     project = tmp_path / "site-project"
     shutil.copytree(team_project, project, ignore=shutil.ignore_patterns("site"))
     config, releasekb = configured(project, data="releases")
-    assert type(releasekb.mode) is plugin.WholeSite and releasekb.mode.section == ""
+    assert type(releasekb.mode) is plugin_modes.WholeSite and releasekb.mode.section == ""
     # The whole site's settings: the package's theme overrides and the search box's.
-    assert str(plugin.THEME_DIR) in config.theme.dirs and "releasekb_search" in config.extra
+    assert str(plugin_modes.THEME_DIR) in config.theme.dirs and "releasekb_search" in config.extra
     assert "releases/index.md" in releasekb.mode.html_pages
     assert (Path(config.docs_dir).parent / "en" / "releases" / "index.md").is_file()  # written, for any engine
 
@@ -99,8 +99,9 @@ def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_pat
     files = config.plugins.on_files(get_files(config), config=config)
     nav = config.plugins.on_nav(get_navigation(files, config), config=config, files=files)
     release = files.get_file_from_path("release-notes/releases/1.1.md").page
-    assert type(release) is plugin.GeneratedPage
-    assert all(type(files.get_file_from_path(uri).page) is plugin.GeneratedPage for uri in releasekb.mode.html_pages)
+    assert type(release) is mkdocs_pages.GeneratedPage
+    generated = [files.get_file_from_path(uri).page for uri in releasekb.mode.html_pages]
+    assert all(type(page) is mkdocs_pages.GeneratedPage for page in generated)
     assert type(files.get_file_from_path("guide.md").page) is Page  # the site's own pages stay MkDocs'
     # The site's `nav` names the section's index "Release notes": its title stays the site's.
     index = files.get_file_from_path("release-notes/index.md").page
@@ -114,7 +115,7 @@ def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_pat
     assert release.content == release.made.html and "Not what" not in release.content
     assert "render" not in vars(release) and release._title_from_render is None
     heading = re.search(r"<h1 id=\"[^\"]*\">(.*?)<a class=\"headerlink\"", release.content)[1]
-    assert "Acme 1.1" in heading and release.title == plugin.markdown_title(text_of(heading))
+    assert "Acme 1.1" in heading and release.title == mkdocs_pages.markdown_title(text_of(heading))
     assert "title" not in release.meta and release.meta["description"]  # the description, as escaped HTML
     sections = [(item.id, item.level) for item in release.toc.items[0].children]
     assert sections and all(level == 2 for _, level in sections)
@@ -186,7 +187,7 @@ def test_a_language_build_reads_its_configuration_once_and_generates_its_pages_o
     counted(mkdocs.config, "load_config")
     counted(generate, "generate_language")
     counted(generate.LanguagePages, "generate_once")  # a second call would find the pages written
-    counted(plugin, "read_files")
+    counted(plugin_modes, "read_files")
     monkeypatch.setattr(build, "_worker_session", Session())
 
     sources = build._sources(config_file, True)

@@ -12,7 +12,7 @@ from helpers import LANGUAGES, ROOT, html_pages
 from releasekb.common.i18n import LOCALES_DIR
 from releasekb.kb.model import RESERVED_ANCHORS
 from releasekb.kb.urls import relative_url
-from releasekb.site.plugin import markdown_title
+from releasekb.site.mkdocs_pages import markdown_title
 from releasekb.site.render import escape_text, render_pages
 from releasekb.site.rendered_page import Heading, RenderedPage
 

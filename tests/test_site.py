@@ -25,7 +25,7 @@ from releasekb.common.cjk import has_han, is_all_han
 from releasekb.kb.starter import STARTER_DIR
 from releasekb.kb.urls import GENERATED_PATHS
 from releasekb.site.build import language_configs, site_languages
-from releasekb.site.plugin import configure_language
+from releasekb.site.language_config import configure_language
 from releasekb.site.search import HAN_WORDS_FILE
 
 

@@ -1,7 +1,7 @@
 """Stage 6, build: the whole site, one MkDocs build per language of the knowledge base, in parallel.
 
 Each language (project.yaml `languages`) is an independent MkDocs build of the one mkdocs.yml,
-with that language's settings (plugin.configure_language; a mkdocs.<lang>.yml from an earlier
+with that language's settings (language_config.configure_language; a mkdocs.<lang>.yml from an earlier
 version is still used for its language) and its own search index. `build_site`
 runs the language builds in parallel worker processes (one per language, each generating its
 own pages first, see generate.py) and assembles them into one site: the default language at
@@ -69,7 +69,7 @@ def site_languages(config_file: str | Path) -> tuple[str, ...]:
 
 def language_configs(config_file: str | Path, languages: tuple[str, ...]) -> dict[str, Path]:
     """{lang: its MkDocs configuration}: mkdocs.yml for every language, the plugin setting each
-    language's own settings (plugin.configure_language); a mkdocs.<lang>.yml beside it, written
+    language's own settings (language_config.configure_language); a mkdocs.<lang>.yml beside it, written
     for a site from before one file served every language, is still that language's."""
     config_file = Path(config_file)
     own = {lang: config_file.with_name(f"{config_file.stem}.{lang}.yml") for lang in languages[1:]}
@@ -189,7 +189,7 @@ def _sources(config_file: str, strict: bool) -> Sources | LanguageResult:
     the configuration cannot be read."""
     from mkdocs.config import load_config
 
-    from releasekb.site.plugin import data_dir_of
+    from releasekb.site.plugin_config import data_dir_of
 
     _configs_read.pop(config_file, None)
     try:
@@ -212,7 +212,8 @@ def _build_one_language(
     Every build of this worker shares its session (session.py)."""
     from mkdocs.commands.build import build
 
-    from releasekb.site.plugin import configure_language, plugin_of
+    from releasekb.site.language_config import configure_language
+    from releasekb.site.plugin_config import plugin_of
 
     session = _worker_session  # made as the worker started
     session.jobs.defer(serving, hold=serving and not dirty)
@@ -330,7 +331,7 @@ class SiteBuilder:
 
     @property
     def data_dir(self) -> Path:
-        from releasekb.site.plugin import data_dir_of
+        from releasekb.site.plugin_config import data_dir_of
 
         return data_dir_of(self._default_config)
 
