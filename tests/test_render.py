@@ -11,9 +11,9 @@ from mkdocs.structure.pages import Page
 from helpers import LANGUAGES, ROOT, html_pages
 from releasekb.common.i18n import LOCALES_DIR
 from releasekb.kb.model import RESERVED_ANCHORS
-from releasekb.kb.urls import relative_url
+from releasekb.kb.urls import FEATURES_INDEX, STABILITY_INDEX, relative_url
 from releasekb.site.mkdocs_pages import markdown_title
-from releasekb.site.render import escape_text, render_pages
+from releasekb.site.render import Rows, escape_text, render_pages
 from releasekb.site.rendered_page import Heading, RenderedPage
 
 
@@ -187,3 +187,17 @@ def test_compiled_templates_are_kept_with_either_engine(monkeypatch):
 
     monkeypatch.setattr(importlib.metadata, "version", without_mkdocs)
     assert render.bytecode_cache.__wrapped__().pattern != before
+
+
+def test_an_overview_rendered_with_kept_rows_links_where_it_did(fixture_catalog):
+    """A row kept from the render before (Rows, under `serve`) still tells the page what it links
+    to: the incremental build reads a page's links to know when to render it again."""
+    rows = Rows()
+    first = render_pages(fixture_catalog, "en", rows=rows)
+    overviews = {FEATURES_INDEX, STABILITY_INDEX, "stability/stable.md"}
+    assert rows and {key[2] for key in rows} >= overviews  # each of them keeps rows
+    again = render_pages(fixture_catalog, "en", only=overviews, rows=rows)
+    assert set(again.pages) == overviews
+    for path in overviews:
+        assert again.links[path] == first.links[path] and any(p.startswith("features/") for p in again.links[path])
+        assert again.pages[path].html == first.pages[path].html

@@ -392,10 +392,11 @@ def levels_attribute(feature: Feature) -> str:
     return " ".join(f"{release.version}={state}" for release, state in feature.level_history)
 
 
-class Rows(dict[tuple[str, str, str, str], Markup]):
-    """The overviews' rows of one feature each, by (site_url, language, page path, feature id):
-    under `serve`, an edit renders again the rows of the features it changed, not the thousands
-    of others. Kept by the caller of render_pages between its renders (generate.py)."""
+class Rows(dict[tuple[str, str, str, str, str], tuple[Markup, frozenset[str]]]):
+    """The overviews' rows of one feature each, by (site_url, language, page path, macro, feature id),
+    with the pages each links to: under `serve`, an edit renders again the rows of the features
+    it changed, not the thousands of others. Kept by the caller of render_pages between its
+    renders (generate.py)."""
 
     def forget(self, features: Collection[str]) -> None:
         """These features changed: their rows are rendered again."""
@@ -524,10 +525,15 @@ class _PageHelpers:
         """macro(*args): a row of an overview that shows only this feature's own data (its
         entries), kept while the feature is unchanged (see render_pages). A row holds no heading:
         a kept row would not tell the page it has one."""
-        key = (self.site_url, self.lang, self.path, feature_id)
+        # the macro's name too: a page may show a feature in two lists (a level page's now and before)
+        key = (self.site_url, self.lang, self.path, macro.name, feature_id)
         if key not in self.rows:
-            self.rows[key] = Markup(macro(*args))
-        return self.rows[key]
+            page_links, self.linked = self.linked, set()
+            self.rows[key] = (Markup(macro(*args)), frozenset(self.linked))
+            self.linked = page_links
+        row, links = self.rows[key]
+        self.linked |= links  # a kept row links where it did when it was made (incremental.py reads them)
+        return row
 
     def href(self, to_path: str, anchor: str = "") -> Markup:
         self.linked.add(to_path)
