@@ -408,3 +408,49 @@ def test_drop_in_without_a_replacement_is_refused_at_its_key(tmp_path, capsys):
     not_a_flag = "apis: [{name: acme.widget, replacement: acme.box, drop_in: no-thanks}]"
     code, lines = run_validate(fixture_data(tmp_path / "bad", {"1.0.yaml": [(WIDGET_API, not_a_flag)]}), capsys)
     assert code == 1 and any("drop_in: expected true or false" in line for line in lines), lines
+
+
+def test_after_an_edit_only_the_changed_file_is_read_again_by_the_per_file_checks(tmp_path, monkeypatch):
+    """Under `serve` the data is loaded again after every save: the checks that read one release
+    file at a time (its texts' script, the glossary) read only the file that changed, and still
+    report what they found in the others."""
+    from releasekb.common.problems import DataError
+    from releasekb.kb import rules
+    from releasekb.kb.validate import LoadedReleases, load_data
+
+    data = fixture_data(tmp_path / "data")
+    read = []
+    for name in ("_texts_not_in_their_language", "_glossary_not_followed"):
+        original = getattr(rules, name)
+
+        def spy(release, *args, original=original, name=name):
+            read.append((name, release.record.version))
+            return original(release, *args)
+
+        monkeypatch.setattr(rules, name, spy)
+    loaded = LoadedReleases()
+    load_data(data, loaded)
+    assert sorted({version for _, version in read}) == ["1.0", "1.1", "2.0"]
+    read.clear()
+    load_data(data, loaded)  # nothing saved: nothing read again
+    assert read == []
+
+    # an English summary saved in Chinese in 1.1: reported, and only 1.1 is read again
+    release = data / "1.1.yaml"
+    release.write_text(
+        release.read_text(encoding="utf-8").replace("en: Widgets keep their API from now on.", "en: 小部件的 API"),
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as raised:
+        load_data(data, loaded)
+    assert {version for _, version in read} == {"1.1"}
+    assert any("1.1.yaml" in str(p) and "contains Chinese characters" in str(p) for p in raised.value.problems)
+
+    # 2.0 changes too: the problem kept for 1.1 is still reported, with 2.0's
+    read.clear()
+    other = data / "2.0.yaml"
+    other.write_text(other.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as raised:
+        load_data(data, loaded)
+    assert {version for _, version in read} == {"2.0"}
+    assert any("1.1.yaml" in str(p) and "contains Chinese characters" in str(p) for p in raised.value.problems)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 from collections.abc import Callable, Iterator
 
 from releasekb.common.cjk import SCRIPT_RULES, has_han, has_han_or_kana
@@ -32,6 +33,31 @@ from releasekb.kb.model import (
 from releasekb.kb.urls import feature_path, level_path, reserved_name
 
 Rule = Callable[[ValidatedData], Iterator[Problem]]
+
+
+class _KeptPerRelease:
+    """What a rule that reads one release file at a time (and the project) found in each file,
+    kept while that file's loaded object is the same one and the project is equal: under `serve`,
+    LoadedReleases hands back an unchanged file's object after every save, so an edit checks the
+    file it changed, not all of them (at 80 releases these rules were most of an edit's checks)."""
+
+    def __init__(self):
+        self._found: dict[tuple[str, int], tuple[weakref.ref, object, tuple[Problem, ...]]] = {}
+
+    def problems(
+        self, rule: str, release: LoadedRelease, project: object, find: Callable[[], Iterator[Problem]]
+    ) -> tuple[Problem, ...]:
+        key = (rule, id(release))
+        kept = self._found.get(key)
+        if kept is not None and kept[0]() is release and kept[1] == project:
+            return kept[2]
+        found = tuple(find())
+        forget = lambda _ref, key=key: self._found.pop(key, None)  # noqa: E731 (the release is gone)
+        self._found[key] = (weakref.ref(release, forget), project, found)
+        return found
+
+
+_KEPT = _KeptPerRelease()
 
 
 def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
@@ -368,18 +394,27 @@ def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
     languages = tuple(data.project.languages)
     han_languages = [lang for lang in languages if SCRIPT_RULES.get(lang, (None,))[0] is has_han_or_kana]
     for release in data.releases:
-        for location, text in release_texts(release):
-            for lang in text.languages:
-                if lang in SCRIPT_RULES:
-                    holds_script, script = SCRIPT_RULES[lang]
-                    if not holds_script(text[lang]):
-                        name = language_name(lang)
-                        yield release.document.problem((*location, lang), f"the {name} text contains no {name}")
-                elif han_languages and has_han(text[lang]):
-                    yield release.document.problem(
-                        (*location, lang),
-                        f"the {language_name(lang)} text contains {language_name(han_languages[0])} characters",
-                    )
+        yield from _KEPT.problems(
+            "texts_are_in_their_language",
+            release,
+            data.project,
+            lambda: _texts_not_in_their_language(release, han_languages),  # noqa: B023 (called at once)
+        )
+
+
+def _texts_not_in_their_language(release: LoadedRelease, han_languages: list[str]) -> Iterator[Problem]:
+    for location, text in release_texts(release):
+        for lang in text.languages:
+            if lang in SCRIPT_RULES:
+                holds_script, script = SCRIPT_RULES[lang]
+                if not holds_script(text[lang]):
+                    name = language_name(lang)
+                    yield release.document.problem((*location, lang), f"the {name} text contains no {name}")
+            elif han_languages and has_han(text[lang]):
+                yield release.document.problem(
+                    (*location, lang),
+                    f"the {language_name(lang)} text contains {language_name(han_languages[0])} characters",
+                )
 
 
 def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
@@ -389,24 +424,33 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
     default = data.project.languages[0]
     patterns = [(term, term.pattern(default)) for term in terms]
     for release in data.releases:
-        for location, text in release_texts(release):
-            for term, pattern in patterns:
-                for lang in text.languages:
-                    if lang == default or term.get(lang) is None:
-                        continue
-                    if pattern.search(text[default]) and term[lang].casefold() not in text[lang].casefold():
+        yield from _KEPT.problems(
+            "glossary_is_followed",
+            release,
+            data.project,
+            lambda: _glossary_not_followed(release, patterns, default),  # noqa: B023 (called at once)
+        )
+
+
+def _glossary_not_followed(release: LoadedRelease, patterns: list, default: str) -> Iterator[Problem]:
+    for location, text in release_texts(release):
+        for term, pattern in patterns:
+            for lang in text.languages:
+                if lang == default or term.get(lang) is None:
+                    continue
+                if pattern.search(text[default]) and term[lang].casefold() not in text[lang].casefold():
+                    yield release.document.problem(
+                        (*location, lang),
+                        f"the {language_name(default)} text says '{term[default]}', so the "
+                        f"{language_name(lang)} text should say '{term[lang]}' (glossary in project.yaml)",
+                    )
+                for avoided in term.avoid:
+                    if avoided in text[lang]:
                         yield release.document.problem(
                             (*location, lang),
-                            f"the {language_name(default)} text says '{term[default]}', so the "
-                            f"{language_name(lang)} text should say '{term[lang]}' (glossary in project.yaml)",
+                            f"'{avoided}' is a wrong rendering of '{term[default]}'; write '{term[lang]}' "
+                            "(glossary in project.yaml)",
                         )
-                    for avoided in term.avoid:
-                        if avoided in text[lang]:
-                            yield release.document.problem(
-                                (*location, lang),
-                                f"'{avoided}' is a wrong rendering of '{term[default]}'; write '{term[lang]}' "
-                                "(glossary in project.yaml)",
-                            )
 
 
 _PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
