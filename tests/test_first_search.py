@@ -4,10 +4,13 @@ never comes near the search downloads none of it. Requests are counted, never ti
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Page
 
 from helpers import static_server
 
@@ -21,70 +24,68 @@ def is_search_code(path: str) -> bool:
     return "/pagefind/" in path or path.endswith("/releasekb-search.js")
 
 
-def test_the_search_starts_loading_when_the_pointer_is_over_the_box(chromium, real_site: Path):
-    with static_server(real_site) as base:
+@contextlib.contextmanager
+def opened(chromium, site: Path, path: str) -> Iterator[tuple[Page, list[str]]]:
+    """`path` of the site in a fresh browser (nothing cached), and the paths it requests, in order."""
+    with static_server(site) as base:
         context = chromium.new_context(viewport={"width": 1280, "height": 800})
         context.set_default_timeout(TIMEOUT_MS)
         try:
             page = context.new_page()
             requested: list[str] = []
             page.on("request", lambda request: requested.append(urlsplit(request.url).path))
-            page.goto(base + "/zh/releases/1.7/")
-            page.wait_for_load_state("networkidle")
-            # a page view that never comes near the search: none of the search's code
-            assert not [path for path in requested if is_search_code(path)], requested
-
-            box = page.locator(".md-search__input")
-            # the pointer over the box starts the worker, Pagefind and the index's table of
-            # contents (its pf_meta) loading: nothing clicked, nothing typed
-            with page.expect_request(lambda request: request.url.endswith(".pf_meta")):
-                box.hover()
-            assert not box.evaluate("box => box === document.activeElement || box.value !== ''")
-            loaded = [path for path in requested if is_search_code(path)]
-            (worker,) = [path for path in loaded if path.endswith("/assets/releasekb-search.js")]
-            assert "/zh/pagefind/pagefind.js" in loaded, loaded
-            assert all(path.startswith("/zh/pagefind/") for path in loaded if "/pagefind/" in path), loaded
-
-            # then the click and the query use what is loaded: nothing loads twice
-            box.click()
-            page.keyboard.type("rpc")
-            page.locator(".md-search-result__link").first.wait_for(state="visible")
-            for path in ("/zh/pagefind/pagefind.js", worker):
-                assert requested.count(path) == 1, (path, requested)
-            assert [path for path in requested if path.endswith(".pf_fragment")]  # the results' pages
+            page.goto(base + path)
+            yield page, requested
         finally:
             context.close()
+
+
+def test_the_search_starts_loading_when_the_pointer_is_over_the_box(chromium, real_site: Path):
+    with opened(chromium, real_site, "/zh/releases/1.7/") as (page, requested):
+        page.wait_for_load_state("networkidle")
+        # a page view that never comes near the search: none of the search's code
+        assert not [path for path in requested if is_search_code(path)], requested
+
+        box = page.locator(".md-search__input")
+        # the pointer over the box starts the worker, Pagefind and the index's table of
+        # contents (its pf_meta) loading: nothing clicked, nothing typed
+        with page.expect_request(lambda request: request.url.endswith(".pf_meta")):
+            box.hover()
+        assert not box.evaluate("box => box === document.activeElement || box.value !== ''")
+        loaded = [path for path in requested if is_search_code(path)]
+        (worker,) = [path for path in loaded if path.endswith("/assets/releasekb-search.js")]
+        assert "/zh/pagefind/pagefind.js" in loaded, loaded
+        assert all(path.startswith("/zh/pagefind/") for path in loaded if "/pagefind/" in path), loaded
+
+        # then the click and the query use what is loaded: nothing loads twice
+        box.click()
+        page.keyboard.type("rpc")
+        page.locator(".md-search-result__link").first.wait_for(state="visible")
+        for path in ("/zh/pagefind/pagefind.js", worker):
+            assert requested.count(path) == 1, (path, requested)
+        assert [path for path in requested if path.endswith(".pf_fragment")]  # the results' pages
 
 
 def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromium, real_site: Path):
     """ "d" and "di", on the way to "distributed", find nothing here (shorter than a word may be
     to find the words it starts): that is a word being typed, not one to look for in Chinese. Each
     key's answer is waited for, as a slow machine shows it, before the next key."""
-    with static_server(real_site) as base:
-        context = chromium.new_context(viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(TIMEOUT_MS)
-        try:
-            page = context.new_page()
-            requested: list[str] = []
-            page.on("request", lambda request: requested.append(urlsplit(request.url).path))
-            page.goto(base + "/")
-            page.locator(".md-search__input").click()
-            # Material writes its line under the box once per answer, even when its words stay the
-            # same ("No matching documents" for "d" and for "di"): each write is counted.
-            page.evaluate("""() => {
-                window.answers = 0;
-                new MutationObserver(() => window.answers++).observe(
-                    document.querySelector('.md-search-result__meta'),
-                    {childList: true, characterData: true, subtree: true});
-            }""")
-            for count, typed in enumerate(("d", "i"), start=1):
-                page.keyboard.type(typed)
-                page.wait_for_function("count => window.answers >= count", arg=count)
-                assert page.locator(".md-search-result__item").count() == 0, typed
-            assert not [path for path in requested if path.startswith("/zh/")], requested
-            page.keyboard.type("stributed")
-            page.locator(".md-search-result__link").first.wait_for(state="visible")
-            assert "/" in page.locator(".md-search-result__link").first.get_attribute("href")
-            assert not [path for path in requested if path.startswith("/zh/")], requested
-        finally:
-            context.close()
+    with opened(chromium, real_site, "/") as (page, requested):
+        page.locator(".md-search__input").click()
+        # Material writes its line under the box once per answer, even when its words stay the
+        # same ("No matching documents" for "d" and for "di"): each write is counted.
+        page.evaluate("""() => {
+            window.answers = 0;
+            new MutationObserver(() => window.answers++).observe(
+                document.querySelector('.md-search-result__meta'),
+                {childList: true, characterData: true, subtree: true});
+        }""")
+        for count, typed in enumerate(("d", "i"), start=1):
+            page.keyboard.type(typed)
+            page.wait_for_function("count => window.answers >= count", arg=count)
+            assert page.locator(".md-search-result__item").count() == 0, typed
+        assert not [path for path in requested if path.startswith("/zh/")], requested
+        page.keyboard.type("stributed")
+        page.locator(".md-search-result__link").first.wait_for(state="visible")
+        assert "/" in page.locator(".md-search-result__link").first.get_attribute("href")
+        assert not [path for path in requested if path.startswith("/zh/")], requested
