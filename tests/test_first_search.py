@@ -89,3 +89,22 @@ def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromiu
         page.locator(".md-search-result__link").first.wait_for(state="visible")
         assert "/" in page.locator(".md-search-result__link").first.get_attribute("href")
         assert not [path for path in requested if path.startswith("/zh/")], requested
+
+
+def test_the_worker_loads_pagefind_before_any_message_reaches_it(chromium, real_site: Path):
+    """A page hands a new worker its first message only when the page's main thread is free, and a
+    reader typing keeps it busy: the worker's address in the page's settings names its bundle,
+    and the worker, given no message at all, loads Pagefind and the index's table of contents."""
+    with opened(chromium, real_site, "/zh/releases/1.7/") as (page, requested):
+        address = page.evaluate(
+            "() => new URL(JSON.parse(document.getElementById('__config').textContent).search, document.baseURI).href"
+        )
+        assert urlsplit(address).path == "/zh/assets/releasekb-search.js"
+        assert urlsplit(address).fragment == "bundle=../pagefind/"
+        # a document without the page's scripts (they hand Material's worker its messages)
+        page.goto(address.split("/zh/")[0] + "/zh/search/search_index.json")
+        with page.expect_request(lambda request: request.url.endswith(".pf_meta")):
+            page.evaluate("address => { window.started = new Worker(address); }", address)
+        loaded = [path for path in requested if "/pagefind/" in path]
+        assert "/zh/pagefind/pagefind.js" in loaded and "/zh/pagefind/pagefind-entry.json" in loaded, loaded
+        assert all(path.startswith("/zh/pagefind/") for path in loaded), loaded

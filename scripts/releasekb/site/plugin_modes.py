@@ -234,7 +234,7 @@ class WholeSite(Mode):
         # read by the theme's main.html (the search box's settings) and 404.html (every language's)
         hints = {other: search.search_hint(generated.catalog, other) for other in languages}
         config.extra["releasekb_search"] = {
-            "worker": search.SEARCH_WORKER,
+            "worker": search.worker_address(),
             "hint": hints[lang],
             "hints": hints,
             "without_js": strings["search_without_js"],

@@ -35,6 +35,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 from releasekb.common.cache_folder import CACHE_FOLDER
 from releasekb.common.cjk import HAN, KANA, is_all_han_or_kana
@@ -138,6 +139,19 @@ def page_facts(catalog: Catalog, lang: str) -> dict[str, Facts]:
     }
 
 
+def _own_bundle() -> str:
+    """Where a language's Pagefind bundle is, relative to its own search worker (each language's
+    site has both, at the same places)."""
+    return posixpath.relpath(SEARCH_BUNDLE, posixpath.dirname(SEARCH_WORKER)) + "/"
+
+
+def worker_address() -> str:
+    """The search worker's address inside a language's site, naming its bundle in the fragment
+    (`assets/releasekb-search.js#bundle=../pagefind/`): the worker starts loading Pagefind before
+    the page's first message reaches it (see startEarly in releasekb-search.js)."""
+    return f"{SEARCH_WORKER}#{urlencode({'bundle': _own_bundle()}, safe='/')}"
+
+
 def worker_settings(catalog: Catalog, lang: str) -> dict:
     """What the search worker needs besides the index: where the bundle is (relative to the
     worker), the filters' names, the ranking, the other language's bundle (a query that finds
@@ -152,7 +166,7 @@ def worker_settings(catalog: Catalog, lang: str) -> dict:
     others = [other for other in languages if other != lang]
     return {
         "lang": lang,
-        "bundle": posixpath.relpath(prefix(lang) + SEARCH_BUNDLE, worker_dir) + "/",
+        "bundle": _own_bundle(),
         "han_words": HAN_WORDS_FILE,
         "segmented": lang in SEGMENTED_LANGUAGES,
         "meta_weights": META_WEIGHTS,

@@ -49,11 +49,12 @@ self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === SETUP) {
     settings = message.data.config.releasekb;
-    here = new Index(settings.bundle, settings.segmented);
+    if (!here || here.bundle.href !== new URL(settings.bundle, self.location.href).href) {
+      here = new Index(settings.bundle);
+    }
+    here.segmented = settings.segmented;
     self.postMessage({ type: READY });
-    // The page starts this worker when the reader first focuses the search box: Pagefind's
-    // code and the index's table of contents load now, while the reader types.
-    here.pagefind().catch(() => {});
+    here.ranked().catch(() => {});
     here.words().catch(() => {});
   } else if (message.type === QUERY) {
     ++latest;
@@ -101,10 +102,11 @@ async function answerPending() {
 // bundle, each with its own WebAssembly (two bundles must not share one). URLs in results start
 // at the language's root (baseUrl), as Material's locations do.
 class Index {
-  constructor(bundle, segmented) {
+  constructor(bundle, segmented = false) {
     this.bundle = new URL(bundle, self.location.href);
     this.segmented = segmented;
     this.module = null;
+    this.ranking = null;
     this.hanWords = null;
   }
 
@@ -112,14 +114,26 @@ class Index {
     if (!this.module) {
       const bundle = this.bundle;
       this.module = import(new URL("pagefind.js", bundle).href).then(async (module) => {
-        const ranking = { metaWeights: settings.meta_weights };
-        await module.options({ basePath: bundle.pathname, baseUrl: "/", excerptLength: 24, ranking });
+        await module.options({ basePath: bundle.pathname, baseUrl: "/", excerptLength: 24 });
         await module.init();
         return module;
       });
       this.module.catch(() => (this.module = null)); // a later query tries again
     }
     return this.module;
+  }
+
+  // Pagefind with the ranking of search.META_WEIGHTS, which comes with the page's settings:
+  // Pagefind may have loaded before them (see startEarly).
+  ranked() {
+    if (!this.ranking) {
+      this.ranking = this.pagefind().then(async (module) => {
+        await module.options({ ranking: { metaWeights: settings.meta_weights } });
+        return module;
+      });
+      this.ranking.catch(() => (this.ranking = null));
+    }
+    return this.ranking;
   }
 
   // The index's Han words (search.han_words: two characters or more), and every start of one.
@@ -241,7 +255,7 @@ async function known(word, pages, module) {
 // What one index finds for the reader's words and filters: {results, pages} with the first
 // `shown` results' data loaded, or null when nothing matches. Null too when `superseded()`.
 async function find(index, words, typed, shown, superseded) {
-  const module = await index.pagefind();
+  const module = await index.ranked();
   await messagesArrived(); // the keys typed while Pagefind loaded: a newer query may be waiting
   if (superseded()) return null;
   const resolved = await resolveFilters(module, typed);
@@ -520,3 +534,30 @@ function escapeHtml(text) {
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+// The worker's start, before any message: the page that starts it hands it Material's settings
+// (SETUP) only when the page's main thread is free, and a reader typing into the box keeps that
+// thread busy (a word typed at once delayed SETUP by about 300 ms in Chromium). The worker's
+// address names this language's bundle (search.worker_address), so Pagefind's code and the
+// index's table of contents load from the start.
+function startEarly() {
+  const bundle = new URLSearchParams(self.location.hash.slice(1)).get("bundle");
+  if (!bundle) return; // an address without it: everything starts with SETUP
+  here = new Index(bundle);
+  here.pagefind().then(warmSegmenters, () => {});
+}
+
+// Pagefind splits every query with Intl.Segmenter (into words, too, for zh, ja and th), and a
+// worker's first segmenter loads the break rules: 70 to 150 ms of the first query's time at
+// 80x60. Done once Pagefind has asked for its index, while those files load.
+function warmSegmenters() {
+  try {
+    for (const granularity of ["grapheme", "word"]) {
+      for (const piece of new Intl.Segmenter(undefined, { granularity }).segment("warm up 预热")) void piece;
+    }
+  } catch (error) {
+    // no Intl.Segmenter: Pagefind does without it too
+  }
+}
+
+startEarly();
