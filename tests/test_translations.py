@@ -154,3 +154,34 @@ def test_release_summary_note(tmp_path, capsys):
     release = html_pages(catalog_of(data))["zh/releases/1.1.md"]
     summary_at = release.index("小部件转为稳定，旧读取器被弃用。")
     assert summary_at < release.index("rkb-outdated") < release.index('id="features"')
+
+
+def test_after_an_edit_only_the_changed_file_is_hashed_again_and_staleness_follows(tmp_path, capsys, monkeypatch):
+    """Under `serve` the data is loaded again after every save: each release file's texts and
+    their hashes are worked out again only for the file that changed, and what is stale is the
+    same as a fresh load finds."""
+    from releasekb.kb import translations
+    from releasekb.kb.validate import LoadedReleases, load_data
+
+    data = reviewed_data(tmp_path, capsys)
+    read = []
+    original = translations._texts_of
+    monkeypatch.setattr(
+        translations, "_texts_of", lambda release: read.append(release.record.version) or original(release)
+    )
+    loaded = LoadedReleases()
+    assert translations.stale_entry_keys(load_data(data, loaded)) == {}
+    assert sorted(read) == ["1.0", "1.1", "2.0"]
+    read.clear()
+    assert translations.stale_entry_keys(load_data(data, loaded)) == {}  # nothing saved
+    assert read == []
+
+    edit(data, "1.1.yaml", *WIDGETS_SUMMARY)
+    assert translations.stale_entry_keys(load_data(data, loaded)) == {"1.1:widgets": {"zh"}}
+    assert read == ["1.1"]
+    assert translations.stale_entry_keys(load_data(data)) == {"1.1:widgets": {"zh"}}  # as a fresh load finds
+
+    read.clear()
+    edit(data, "1.1.yaml", *reversed(WIDGETS_SUMMARY))  # the text as reviewed again: nothing stale
+    assert translations.stale_entry_keys(load_data(data, loaded)) == {}
+    assert read == ["1.1"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import weakref
 from collections.abc import Callable, Iterator
 
 from releasekb.common.cjk import SCRIPT_RULES, has_han, has_han_or_kana
@@ -17,6 +16,7 @@ from releasekb.common.i18n import language_name
 from releasekb.common.problems import Problem, not_one_of, suggest
 from releasekb.common.versions import version_key
 from releasekb.kb.dataset import LoadedRelease, ValidatedData, entries, release_texts
+from releasekb.kb.kept import KeptPerRelease
 from releasekb.kb.loader import Location
 from releasekb.kb.model import (
     PYTHON,
@@ -35,29 +35,8 @@ from releasekb.kb.urls import feature_path, level_path, reserved_name
 Rule = Callable[[ValidatedData], Iterator[Problem]]
 
 
-class _KeptPerRelease:
-    """What a rule that reads one release file at a time (and the project) found in each file,
-    kept while that file's loaded object is the same one and the project is equal: under `serve`,
-    LoadedReleases hands back an unchanged file's object after every save, so an edit checks the
-    file it changed, not all of them (at 80 releases these rules were most of an edit's checks)."""
-
-    def __init__(self):
-        self._found: dict[tuple[str, int], tuple[weakref.ref, object, tuple[Problem, ...]]] = {}
-
-    def problems(
-        self, rule: str, release: LoadedRelease, project: object, find: Callable[[], Iterator[Problem]]
-    ) -> tuple[Problem, ...]:
-        key = (rule, id(release))
-        kept = self._found.get(key)
-        if kept is not None and kept[0]() is release and kept[1] == project:
-            return kept[2]
-        found = tuple(find())
-        forget = lambda _ref, key=key: self._found.pop(key, None)  # noqa: E731 (the release is gone)
-        self._found[key] = (weakref.ref(release, forget), project, found)
-        return found
-
-
-_KEPT = _KeptPerRelease()
+# The rules that read one release file at a time keep what they found in each file (kept.py).
+_KEPT = KeptPerRelease()
 
 
 def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
@@ -394,11 +373,11 @@ def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
     languages = tuple(data.project.languages)
     han_languages = [lang for lang in languages if SCRIPT_RULES.get(lang, (None,))[0] is has_han_or_kana]
     for release in data.releases:
-        yield from _KEPT.problems(
+        yield from _KEPT.get(
             "texts_are_in_their_language",
             release,
             data.project,
-            lambda: _texts_not_in_their_language(release, han_languages),  # noqa: B023 (called at once)
+            lambda: tuple(_texts_not_in_their_language(release, han_languages)),  # noqa: B023 (called at once)
         )
 
 
@@ -424,11 +403,11 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
     default = data.project.languages[0]
     patterns = [(term, term.pattern(default)) for term in terms]
     for release in data.releases:
-        yield from _KEPT.problems(
+        yield from _KEPT.get(
             "glossary_is_followed",
             release,
             data.project,
-            lambda: _glossary_not_followed(release, patterns, default),  # noqa: B023 (called at once)
+            lambda: tuple(_glossary_not_followed(release, patterns, default)),  # noqa: B023 (called at once)
         )
 
 

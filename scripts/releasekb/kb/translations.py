@@ -24,6 +24,7 @@ from pathlib import Path
 from releasekb.common import atomic
 from releasekb.common.problems import Problem
 from releasekb.kb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
+from releasekb.kb.kept import KeptPerRelease
 from releasekb.kb.loader import Location, format_location
 
 LOCK_FILE = "translations.lock"
@@ -76,18 +77,37 @@ class TranslatedText:
 
 def translated_texts(data: ValidatedData) -> list[TranslatedText]:
     """Every bilingual text of every release, in file order."""
+    return [text for release in data.releases for text, _ in _hashed_texts(release, source_language(data))]
+
+
+# Each release file's texts and their source hashes, worked out again only for a file that changed
+# (kept.py): every edit under `serve` asks which translations are stale.
+_KEPT = KeptPerRelease()
+
+
+def _hashed_texts(release: LoadedRelease, source: str) -> tuple[tuple[TranslatedText, str | None], ...]:
+    """(text, hash of its `source`-language text, None where it has none) for one release file."""
+    return _KEPT.get("hashed texts", release, source, lambda: tuple(_hashed(_texts_of(release), source)))
+
+
+def _hashed(found: Iterable[TranslatedText], source: str) -> Iterable[tuple[TranslatedText, str | None]]:
+    for text in found:
+        yield text, source_hash(text.texts[source]) if source in text.texts else None
+
+
+def _texts_of(release: LoadedRelease) -> list[TranslatedText]:
+    """Every bilingual text of one release file, in file order."""
     result = []
-    for release in data.releases:
-        version = release.record.version
-        for location, text in texts(release.record):
-            if location[0] not in ("features", "changes"):  # entries come next, keyed by id
-                key = f"{version}:{_dotted(location)}"
-                result.append(TranslatedText(key, version, release, location, _by_language(text)))
-        for location, entry in entries(release):
-            entry_key = f"{version}:{entry.id}"
-            for inner, text in texts(entry):
-                key = f"{entry_key}.{_dotted(inner)}"
-                result.append(TranslatedText(key, entry_key, release, (*location, *inner), _by_language(text)))
+    version = release.record.version
+    for location, text in texts(release.record):
+        if location[0] not in ("features", "changes"):  # entries come next, keyed by id
+            key = f"{version}:{_dotted(location)}"
+            result.append(TranslatedText(key, version, release, location, _by_language(text)))
+    for location, entry in entries(release):
+        entry_key = f"{version}:{entry.id}"
+        for inner, text in texts(entry):
+            key = f"{entry_key}.{_dotted(inner)}"
+            result.append(TranslatedText(key, entry_key, release, (*location, *inner), _by_language(text)))
     return result
 
 
@@ -108,8 +128,8 @@ class StaleText:
 def stale_texts(data: ValidatedData) -> list[StaleText]:
     """Translations whose English text changed since they were last reviewed."""
     result = []
-    for text in translated_texts(data):
-        current = source_hash(text.texts[source_language(data)])
+    source = source_language(data)
+    for text, current in (pair for release in data.releases for pair in _hashed_texts(release, source)):
         for lang in translated_languages(data.project.languages):
             if lang not in text.texts:  # not yet translated (untranslated: fallback)
                 continue
