@@ -79,7 +79,7 @@ def generate_language(
         links, made = rendered.links, rendered.pages
     else:
         only = pages_to_render(page_list, change.pages, written.links)
-        rows.forget(change.features)
+        rows.forget(change.features, change.pages)
         rendered = render_pages(catalog, lang, site_url, only=only, rows=rows)
         _make_folders((docs_dir / lang / path for path in rendered.texts), docs_dir)
         for path, text in rendered.texts.items():

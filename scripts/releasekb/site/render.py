@@ -393,14 +393,17 @@ def levels_attribute(feature: Feature) -> str:
 
 
 class Rows(dict[tuple[str, str, str, str, str], tuple[Markup, frozenset[str]]]):
-    """The overviews' rows of one feature each, by (site_url, language, page path, macro, feature id),
-    with the pages each links to: under `serve`, an edit renders again the rows of the features
-    it changed, not the thousands of others. Kept by the caller of render_pages between its
-    renders (generate.py)."""
+    """The overviews' rows, by (site_url, language, page path, macro, what the row shows: a feature
+    id, or the path of the release page whose section it is), with the pages each links to: under
+    `serve`, an edit renders again the rows of what it changed, not the thousands of others. Kept
+    by the caller of render_pages between its renders (generate.py)."""
 
-    def forget(self, features: Collection[str]) -> None:
-        """These features changed: their rows are rendered again."""
-        for key in [key for key in self if key[-1] in features]:
+    def forget(self, features: Collection[str], pages: Collection[str]) -> None:
+        """These features and these pages changed: the rows of those features are rendered again,
+        and every row that links to one of those pages (a changelog section links to its release
+        page and to the page of each feature it lists, which show all of their data)."""
+        changed = frozenset(pages)
+        for key in [key for key, (_, links) in self.items() if key[-1] in features or links & changed]:
             del self[key]
 
 
@@ -521,12 +524,13 @@ class _PageHelpers:
         self.headings.append(written)
         return Markup(f"\n{written.markdown_line}\n\n")
 
-    def row(self, feature_id: str, macro, *args) -> Markup:
-        """macro(*args): a row of an overview that shows only this feature's own data (its
-        entries), kept while the feature is unchanged (see render_pages). A row holds no heading:
-        a kept row would not tell the page it has one."""
+    def row(self, shown: str, macro, *args) -> Markup:
+        """macro(*args): a row of an overview that shows only the data of `shown` (a feature id:
+        its entries; a release page's path: that release's section) and of the pages it links to,
+        kept while none of them changed (Rows.forget). A row holds no heading: a kept row would not
+        tell the page it has one."""
         # the macro's name too: a page may show a feature in two lists (a level page's now and before)
-        key = (self.site_url, self.lang, self.path, macro.name, feature_id)
+        key = (self.site_url, self.lang, self.path, macro.name, shown)
         if key not in self.rows:
             page_links, self.linked = self.linked, set()
             self.rows[key] = (Markup(macro(*args)), frozenset(self.linked))
