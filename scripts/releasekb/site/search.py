@@ -44,7 +44,7 @@ from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.page_kinds import Facts
-from releasekb.kb.pages import pages
+from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, page_url
 from releasekb.site import afterwards, leftovers, pagefind_files
 from releasekb.site.confined import files_under, no_follow, refuse_links
@@ -112,18 +112,25 @@ def page_filters(catalog: Catalog, lang: str) -> dict[str, Facts]:
     """{generated page path: its filter values}, for the kinds of page that have some (release
     and feature pages; page_kinds.py). A value is given both as its key and as its name in the
     language, so `level:beta` and `级别:测试版` find the same pages."""
-    return {
-        page.path: page.kind.search_filters(page.context, catalog, lang)
-        for page in pages(catalog)
-        if page.kind.search_filters is not None
-    }
+    return {page.path: found for page in pages(catalog) if (found := filters_of(page, catalog, lang)) is not None}
+
+
+def filters_of(page: Page, catalog: Catalog, lang: str) -> Facts | None:
+    """One page's filter values (page_filters), None for a kind of page without filters."""
+    make = page.kind.search_filters
+    return None if make is None else make(page.context, catalog, lang)
 
 
 def page_meta(catalog: Catalog, lang: str) -> dict[str, Facts]:
     """{generated page path: what Pagefind keeps for it besides its title}: a feature's API
     names, searched and ranked as its title is (META_WEIGHTS)."""
-    found = ((page, page.kind.search_meta) for page in pages(catalog) if page.kind.search_meta is not None)
-    return {page.path: meta for page, make in found if (meta := make(page.context, catalog, lang))}
+    return {page.path: meta for page in pages(catalog) if (meta := meta_of(page, catalog, lang))}
+
+
+def meta_of(page: Page, catalog: Catalog, lang: str) -> Facts:
+    """One page's metadata (page_meta), () where it has none."""
+    make = page.kind.search_meta
+    return (make(page.context, catalog, lang) or ()) if make is not None else ()
 
 
 def page_facts(catalog: Catalog, lang: str) -> dict[str, Facts]:
@@ -132,11 +139,13 @@ def page_facts(catalog: Catalog, lang: str) -> dict[str, Facts]:
     release that badge is stated as of, and how many features are parts of it (an umbrella
     feature ranks above its parts, see releasekb-search.js). No query can name these filters:
     they are not in FILTERS."""
-    return {
-        page.path: page.kind.search_facts(page.context, catalog, lang)
-        for page in pages(catalog)
-        if page.kind.search_facts is not None
-    }
+    return {page.path: found for page in pages(catalog) if (found := facts_of(page, catalog, lang)) is not None}
+
+
+def facts_of(page: Page, catalog: Catalog, lang: str) -> Facts | None:
+    """One page's facts (page_facts), None for a kind of page without them."""
+    make = page.kind.search_facts
+    return None if make is None else make(page.context, catalog, lang)
 
 
 def _own_bundle() -> str:
@@ -242,17 +251,28 @@ class PagefindFeed:
         self.lang = lang
         self.indexer = indexer
         self.settings: dict = {}
-        self.filters: dict[str, tuple[tuple[str, str], ...]] = {}
-        self.meta: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.catalog: Catalog | None = None
+        self.pages: dict[str, Page] = {}  # this build's pages, by path
         self.documents: dict[str, SearchDocument] = {}  # by source file
 
     def prepare(self, catalog: Catalog) -> PagefindFeed:
         """Ready for a build of this catalog; returns the feed."""
         self.settings = worker_settings(catalog, self.lang)
-        facts = page_facts(catalog, self.lang)
-        self.filters = {path: values + facts.get(path, ()) for path, values in page_filters(catalog, self.lang).items()}
-        self.meta = page_meta(catalog, self.lang)
+        self.catalog = catalog
+        self.pages = {page.path: page for page in pages(catalog)}
         return self
+
+    def facts(self, path: str) -> tuple[Facts, Facts]:
+        """(the filters, the metadata) of the page at `path`: worked out for each page a build
+        hands over, which under `serve` are the few an edit changed, not every page's (a tenth of
+        an edit's time at 80x60)."""
+        page = self.pages.get(path)
+        if page is None:
+            return (), ()
+        filters = filters_of(page, self.catalog, self.lang)
+        if filters is not None:
+            filters += facts_of(page, self.catalog, self.lang) or ()
+        return filters or (), meta_of(page, self.catalog, self.lang)
 
     def keep_only(self, sources: set[str]) -> None:
         """Forget the pages a build no longer has (by source file: 'releases/1.7.md')."""
@@ -267,8 +287,7 @@ class PagefindFeed:
             self.documents.pop(page.file.src_uri, None)
             return
         title = text_of(page.title or "")
-        filters = self.filters.get(page.file.src_uri, ())
-        meta = self.meta.get(page.file.src_uri, ())
+        filters, meta = self.facts(page.file.src_uri)
         self.documents[page.file.src_uri] = SearchDocument(page.url, title, content, filters, meta)
 
     def write_index(self, site_dir: Path, project_dir: Path) -> None:
