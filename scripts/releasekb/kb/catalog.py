@@ -727,7 +727,7 @@ class Catalog:
     def features_now(self, level: Level) -> list[Feature]:
         """The features at `level` as of the latest release (what a level page lists first, and
         what the last row of levels_as_of counts)."""
-        return [f for f in self.features.values() if f.level is level]
+        return list(self._features_by_level[0].get(level.key, ()))
 
     def releases_with_entries_at(self, level: Level) -> list[Release]:
         """The releases (oldest first) with entries at `level` in effect: a level page once had a
@@ -739,17 +739,29 @@ class Catalog:
         """The features at `level` as of some earlier release but not as of the latest, each with
         the periods it held that level, (from, until) releases (level_history): a level page lists
         them apart, with where each is now, so that no reader takes them for the level's members."""
-        result = []
+        return list(self._features_by_level[1].get(level.key, ()))
+
+    @cached_property
+    def _features_by_level(
+        self,
+    ) -> tuple[dict[str, list[Feature]], dict[str, list[tuple[Feature, list[tuple[Release, Release]]]]]]:
+        """({level key: the features at it now}, {level key: the features at it before, with
+        their periods}), in the features' order: one pass over the features for every level page,
+        not one per level page (each asked for all the features' levels again)."""
+        now: dict[str, list[Feature]] = {}
+        before: dict[str, list[tuple[Feature, list[tuple[Release, Release]]]]] = {}
         for feature in self.features.values():
-            if feature.level is level:
-                continue
+            level = feature.level
+            if level is not None:
+                now.setdefault(level.key, []).append(feature)
             history = feature.level_history
-            periods = [
-                (release, history[i + 1][0]) for i, (release, state) in enumerate(history[:-1]) if state == level.key
-            ]
-            if periods:
-                result.append((feature, periods))
-        return result
+            periods: dict[str, list[tuple[Release, Release]]] = {}
+            for i, (release, state) in enumerate(history[:-1]):
+                periods.setdefault(state, []).append((release, history[i + 1][0]))
+            for key, held in periods.items():
+                if level is None or level.key != key:
+                    before.setdefault(key, []).append((feature, held))
+        return now, before
 
     @cached_property
     def levels_as_of(self) -> list[tuple[Release, list[tuple[Level, int]]]]:
