@@ -13,7 +13,7 @@ the generated pages of the build's language into docs/<lang>/ before MkDocs coll
 the site's names from project.yaml, answers the search box from Pagefind (search.py), points the
 language switcher and the sitemap at the same page in the other languages, and writes the
 machine-readable outputs (publish.py). The pages are real files, so an engine that reads
-mkdocs.yml without running plugins builds the same pages (render.py).
+mkdocs.yml without running plugins builds the same pages (their export: rendered_page.RenderedPage.markdown).
 
 **A section of an existing site** (`path: release-notes`): the pages of the site's language
 (`theme.language`) under that prefix, held in memory (MkDocs 1.6's generated files): nothing is
