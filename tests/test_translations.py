@@ -1,6 +1,8 @@
 """Stale translations: an English text edited after its translation was reviewed is caught."""
 
+import gc
 import json
+import weakref
 
 from helpers import catalog_of, fixture_data, html_pages, line_of
 from releasekb.cli import main
@@ -182,6 +184,9 @@ def test_after_an_edit_only_the_changed_file_is_hashed_again_and_staleness_follo
     assert translations.stale_entry_keys(load_data(data)) == {"1.1:widgets": {"zh"}}  # as a fresh load finds
 
     read.clear()
+    edited = weakref.ref(next(r for r in load_data(data, loaded).releases if r.record.version == "1.1"))
     edit(data, "1.1.yaml", *reversed(WIDGETS_SUMMARY))  # the text as reviewed again: nothing stale
     assert translations.stale_entry_keys(load_data(data, loaded)) == {}
     assert read == ["1.1"]
+    gc.collect()
+    assert edited() is None  # what was kept of the file as it was went with it, not kept forever

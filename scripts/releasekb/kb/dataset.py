@@ -30,6 +30,9 @@ class LoadedRelease:
     # are invalid the record holds only the valid ones, so rules can still check those.
     entry_locations: tuple[Location, ...]
     complete: bool = True
+    # What was worked out from this file alone (kept.py), kept with it and gone with it: under
+    # `serve` an unchanged file's object comes back after every save, and this with it.
+    worked_out: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from releasekb.common.i18n import language_name
 from releasekb.common.problems import Problem, not_one_of, suggest
 from releasekb.common.versions import version_key
 from releasekb.kb.dataset import LoadedRelease, ValidatedData, entries, release_texts
-from releasekb.kb.kept import KeptPerRelease
+from releasekb.kb.kept import kept
 from releasekb.kb.loader import Location
 from releasekb.kb.model import (
     PYTHON,
@@ -33,10 +33,6 @@ from releasekb.kb.model import (
 from releasekb.kb.urls import feature_path, level_path, reserved_name
 
 Rule = Callable[[ValidatedData], Iterator[Problem]]
-
-
-# The rules that read one release file at a time keep what they found in each file (kept.py).
-_KEPT = KeptPerRelease()
 
 
 def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
@@ -373,7 +369,7 @@ def texts_are_in_their_language(data: ValidatedData) -> Iterator[Problem]:
     languages = tuple(data.project.languages)
     han_languages = [lang for lang in languages if SCRIPT_RULES.get(lang, (None,))[0] is has_han_or_kana]
     for release in data.releases:
-        yield from _KEPT.get(
+        yield from kept(
             "texts_are_in_their_language",
             release,
             data.project,
@@ -403,7 +399,7 @@ def glossary_is_followed(data: ValidatedData) -> Iterator[Problem]:
     default = data.project.languages[0]
     patterns = [(term, term.pattern(default)) for term in terms]
     for release in data.releases:
-        yield from _KEPT.get(
+        yield from kept(
             "glossary_is_followed",
             release,
             data.project,

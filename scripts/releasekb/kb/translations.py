@@ -24,7 +24,7 @@ from pathlib import Path
 from releasekb.common import atomic
 from releasekb.common.problems import Problem
 from releasekb.kb.dataset import LoadedRelease, TranslationRecords, ValidatedData, entries, texts
-from releasekb.kb.kept import KeptPerRelease
+from releasekb.kb.kept import kept
 from releasekb.kb.loader import Location, format_location
 
 LOCK_FILE = "translations.lock"
@@ -80,14 +80,9 @@ def translated_texts(data: ValidatedData) -> list[TranslatedText]:
     return [text for release in data.releases for text, _ in _hashed_texts(release, source_language(data))]
 
 
-# Each release file's texts and their source hashes, worked out again only for a file that changed
-# (kept.py): every edit under `serve` asks which translations are stale.
-_KEPT = KeptPerRelease()
-
-
 def _hashed_texts(release: LoadedRelease, source: str) -> tuple[tuple[TranslatedText, str | None], ...]:
     """(text, hash of its `source`-language text, None where it has none) for one release file."""
-    return _KEPT.get("hashed texts", release, source, lambda: tuple(_hashed(_texts_of(release), source)))
+    return kept("hashed texts", release, source, lambda: tuple(_hashed(_texts_of(release), source)))
 
 
 def _hashed(found: Iterable[TranslatedText], source: str) -> Iterable[tuple[TranslatedText, str | None]]:
