@@ -23,6 +23,7 @@ from helpers import (
     FIXTURE_RELEASES,
     REAL_RELEASES,
     ROOT,
+    KeptPages,
     browser_unavailable,
     build,
     catalog_of,
@@ -185,6 +186,12 @@ def chromium():
     finally:
         browser.close()
         playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def kept_pages(chromium) -> KeptPages:
+    """The pages this test process keeps open in the session's Chromium, lent one test at a time."""
+    return KeptPages(chromium)
 
 
 @pytest.fixture

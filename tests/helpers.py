@@ -3,15 +3,19 @@ several test modules. Fixtures live in conftest.py; no test module imports anoth
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -328,6 +332,123 @@ def browser_unavailable(reason: str) -> None:
         pytest.fail(f"browser tests must run in CI, but: {reason}", pytrace=False)
     print(f"\nskipping browser tests: {reason}")
     pytest.skip(f"browser tests skipped: {reason} (set CI=true to make this an error)")
+
+
+DESKTOP = {"width": 1280, "height": 800}  # the viewport a browser test gets unless it asks
+
+
+@dataclass
+class Lease:
+    """A kept page lent to one test (KeptPages.lend): its page, the site's base URL, the
+    requests it made to other hosts (each answered empty), and `on`, which adds a listener that
+    goes when the lease ends (a listener added with page.on would outlive the test)."""
+
+    page: object  # playwright.sync_api.Page
+    base: str
+    third_party: list[str] = field(default_factory=list)
+    listeners: list[tuple[str, object]] = field(default_factory=list)
+
+    def on(self, event: str, handler) -> None:
+        self.page.on(event, handler)
+        self.listeners.append((event, handler))
+
+
+class KeptPages:
+    """Browser pages kept open through one test process, one per kind of context (base URL,
+    viewport and context options), lent to one test at a time.
+
+    Why: a new context and page cost Chromium a new renderer process. Measured on these
+    machines (20 loads of the real site's pages, the offline route in place), a page in a fresh
+    context costs about 1.0 CPU-second and a navigation of a kept page about 0.5; the browser
+    tests were nearly half the suite's CPU.
+
+    What a test sees is what a fresh context gives it: when a lease ends, the listeners and page
+    routes the test added are removed, the site's storage (local and session storage, cookies,
+    IndexedDB, caches) is cleared, pages the test opened are closed, the viewport and media are
+    put back and the page is left on about:blank (tests/test_kept_pages.py checks each). The HTTP
+    cache is off either way: the context's route (requests to other hosts answered empty, never
+    the network) turns it off, as it did in the fresh contexts. A page that crashed or cannot be
+    emptied is closed with its context and a new one is made for the next test.
+
+    One difference stays: the about:blank a kept page is left on was reached from the site, and
+    Chromium refuses it an image of the site that a new page's empty document loads; a test that
+    writes its own document (set_content) opens a context of its own."""
+
+    KEPT = 4  # contexts kept at once; the least recently used one is closed (its server may be gone)
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.kept: dict[tuple, tuple[object, object]] = {}  # key -> (context, page), oldest use first
+        self.lent: set[tuple] = set()  # keys of the kept pages lent now
+        self.leases: list[Lease] = []  # the leases of the running test
+
+    @contextlib.contextmanager
+    def lend(self, base: str, viewport: dict | None = None, timeout_ms: int = 60_000, **options) -> Iterator[Lease]:
+        viewport = viewport or DESKTOP
+        key = (base, tuple(sorted(viewport.items())), tuple(sorted(options.items())))
+        if key in self.lent:  # the test holds this kind of page already: one of its own, closed after
+            context, page = self._open(base, viewport, options)
+            try:
+                page.set_default_timeout(timeout_ms)
+                yield Lease(page, base, third_party=self.leases[-1].third_party)
+            finally:
+                context.close()
+            return
+        context, page = self.kept.pop(key, None) or self._open(base, viewport, options)
+        self.kept[key] = (context, page)  # now the most recently used
+        self.lent.add(key)
+        page.set_default_timeout(timeout_ms)
+        lease = Lease(page, base)
+        self.leases.append(lease)
+        try:
+            yield lease
+        finally:
+            self.leases.remove(lease)
+            self.lent.discard(key)
+            if not self._empty(lease, context, viewport):
+                self.kept.pop(key, None)
+                context.close()
+            while len(self.kept) > self.KEPT:
+                oldest = next(iter(self.kept))
+                self.kept.pop(oldest)[0].close()
+
+    def _open(self, base: str, viewport: dict, options: dict) -> tuple[object, object]:
+        context = self.browser.new_context(viewport=viewport, **options)
+        local = re.compile("^" + re.escape(base) + "/")
+
+        def offline(route):
+            if self.leases:  # one test runs at a time in a test process: its requests
+                self.leases[-1].third_party.append(route.request.url)
+            if route.request.resource_type == "stylesheet":
+                route.fulfill(status=200, body="", content_type="text/css")
+            else:
+                route.fulfill(status=204, body="")
+
+        context.route(lambda url: not local.match(url), offline)
+        return context, context.new_page()
+
+    def _empty(self, lease: Lease, context, viewport: dict) -> bool:
+        """Put the page back as a fresh context has it; False when it cannot be (then it goes)."""
+        page = lease.page
+        try:
+            for event, handler in lease.listeners:
+                page.remove_listener(event, handler)
+            for other in context.pages:
+                if other is not page:
+                    other.close()
+            page.unroute_all(behavior="ignoreErrors")
+            page.goto("about:blank")
+            # Chromium's own clearing (DevTools protocol): local and session storage, cookies,
+            # IndexedDB and caches of the site, as a new context starts without them.
+            session = context.new_cdp_session(page)
+            session.send("Storage.clearDataForOrigin", {"origin": lease.base, "storageTypes": "all"})
+            session.detach()
+            context.clear_cookies()  # other hosts' too
+            page.set_viewport_size(viewport)
+            page.emulate_media(media="null")
+            return True
+        except Exception:  # a crashed or closed page: a new context for the next test
+            return False
 
 
 # --------------------------------------------------------------------------- releasekb check

@@ -90,13 +90,10 @@ def new_context(browser, base: str, viewport: dict | None = None, **options):
 
 
 @pytest.fixture
-def page(chromium, base_url):
-    """A fresh page (light scheme) in a fresh context."""
-    context = new_context(chromium, base_url)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+def page(kept_pages, base_url):
+    """A page (light scheme) as a fresh context has it (a kept one, emptied between tests)."""
+    with kept_pages.lend(base_url, timeout_ms=TIMEOUT_MS) as lease:
+        yield lease.page
 
 
 def expect(*args, **kwargs):
@@ -105,8 +102,7 @@ def expect(*args, **kwargs):
     return playwright_expect(*args, **kwargs)
 
 
-def open_settled(context, url: str, scheme: str):
-    page = context.new_page()
+def open_settled(page, url: str, scheme: str):
     page.goto(url)
     page.wait_for_function(SETTLED, arg=scheme)
     return page
@@ -114,9 +110,12 @@ def open_settled(context, url: str, scheme: str):
 
 @pytest.fixture(scope="module")
 def axe_results(chromium, base_url) -> dict[tuple[str, str, str], dict]:
-    """axe's summary of every view (page kind, language, scheme), one page per view, a few at once."""
+    """axe's summary of every view (page kind, language, scheme), a few pages at once. A page whose
+    view is done goes on to the next view of its scheme: a navigation costs Chromium half of what
+    a new page (a new renderer process) does."""
     script = str(axe_script())
     contexts = {scheme: new_context(chromium, base_url, color_scheme=scheme) for scheme in ("light", "dark")}
+    idle: dict[str, list] = {scheme: [] for scheme in contexts}  # pages done with their view
     results: dict[tuple[str, str, str], dict] = {}
     running: list[tuple[tuple[str, str, str], object]] = []
 
@@ -127,12 +126,13 @@ def axe_results(chromium, base_url) -> dict[tuple[str, str, str], dict]:
             **page.evaluate("window.rkbAxe"),
             "scheme": page.evaluate("document.body.getAttribute('data-md-color-scheme')"),
         }
-        page.close()
+        idle[view[2]].append(page)
 
     try:
         for view in VIEWS:
             kind, lang, scheme = view
-            page = open_settled(contexts[scheme], base_url + LANG_PREFIXES[lang] + PAGE_KINDS[kind], SCHEMES[scheme])
+            page = idle[scheme].pop() if idle[scheme] else contexts[scheme].new_page()
+            open_settled(page, base_url + LANG_PREFIXES[lang] + PAGE_KINDS[kind], SCHEMES[scheme])
             page.add_script_tag(path=script)
             page.evaluate(START_AXE, AXE_TAGS)
             running.append((view, page))
@@ -181,16 +181,13 @@ SEARCH_VIEWS = [("/", "rpc"), ("/", "分布式"), ("/zh/", "rpc"), ("/zh/", "ann
 @pytest.mark.parametrize(
     ("lang", "query"), SEARCH_VIEWS, ids=[f"{query}-{lang.strip('/') or 'en'}" for lang, query in SEARCH_VIEWS]
 )
-def test_no_wcag_21_aa_violations_with_search_open(chromium, base_url, lang, query, scheme):
-    context = new_context(chromium, base_url, color_scheme=scheme)
-    try:
-        page = open_settled(context, base_url + lang, SCHEMES[scheme])
+def test_no_wcag_21_aa_violations_with_search_open(kept_pages, base_url, lang, query, scheme):
+    with kept_pages.lend(base_url, timeout_ms=TIMEOUT_MS, color_scheme=scheme) as lease:
+        page = open_settled(lease.page, base_url + lang, SCHEMES[scheme])
         enter_search(page, query)
         expect(page.locator(".md-search-result__item").first).to_be_visible()
         page.wait_for_function(SETTLED, arg=SCHEMES[scheme])
         result = axe_result(page)
-    finally:
-        context.close()
     assert "error" not in result, result.get("error")
     assert "color-contrast" in result["checked"], result["checked"]
     assert not result["violations"], f"axe {result['version']} on {lang} searching {query!r} ({scheme}):\n" + describe(
@@ -206,13 +203,10 @@ SMALL_SCREEN_KINDS = ["home", "features", "stability", "level"]
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", SMALL_SCREEN_KINDS)
-def test_no_wcag_21_aa_violations_at_320_px(chromium, base_url, kind, lang):
-    context = new_context(chromium, base_url, viewport={"width": 320, "height": 640}, color_scheme="light")
-    try:
-        page = open_settled(context, base_url + lang + PAGE_KINDS[kind], SCHEMES["light"])
+def test_no_wcag_21_aa_violations_at_320_px(kept_pages, base_url, kind, lang):
+    with kept_pages.lend(base_url, {"width": 320, "height": 640}, TIMEOUT_MS, color_scheme="light") as lease:
+        page = open_settled(lease.page, base_url + lang + PAGE_KINDS[kind], SCHEMES["light"])
         result = axe_result(page)
-    finally:
-        context.close()
     assert "error" not in result, result.get("error")
     assert not result["violations"], f"axe on {lang}{PAGE_KINDS[kind]} at 320 px:\n" + describe(result["violations"])
 

@@ -24,6 +24,7 @@ import pytest
 
 from helpers import (
     ROOT,
+    Lease,
     browser_unavailable,
     build,
     chromium_unavailable_reason,
@@ -94,6 +95,7 @@ def new_context(browser, base: str, problems: Problems, **options):
 
 
 def watch(page, problems: Problems) -> None:
+    """Record what goes wrong on `page` (or a Lease, whose listeners end with the test)."""
     page.on(
         "console",
         lambda m: m.type == "error" and problems.console_errors.append((m.text, m.location["url"])),
@@ -108,9 +110,20 @@ def watch(page, problems: Problems) -> None:
 
 @dataclass
 class Tab:
-    page: object  # playwright.sync_api.Page
-    base: str
+    lease: Lease  # a kept page (helpers.KeptPages), emptied when the test ends
     problems: Problems
+
+    @property
+    def page(self):
+        return self.lease.page
+
+    @property
+    def base(self) -> str:
+        return self.lease.base
+
+    def on(self, event: str, handler) -> None:
+        """Listen to the page for this test only."""
+        self.lease.on(event, handler)
 
     def open(self, path: str, **kwargs):
         return self.page.goto(self.base + path, **kwargs)
@@ -121,15 +134,18 @@ class Tab:
 
 
 @pytest.fixture
-def tab(chromium, base_url) -> Iterator[Tab]:
-    problems = Problems()
-    context = new_context(chromium, base_url, problems)
-    page = context.new_page()
-    watch(page, problems)
-    try:
-        yield Tab(page, base_url, problems)
-    finally:
-        context.close()
+def page_without_js(kept_pages, base_url):
+    """A kept page of the real site with JavaScript off: what a reader without scripts gets."""
+    with kept_pages.lend(base_url, timeout_ms=TIMEOUT_MS, java_script_enabled=False) as lease:
+        yield lease.page
+
+
+@pytest.fixture
+def tab(kept_pages, base_url) -> Iterator[Tab]:
+    with kept_pages.lend(base_url, timeout_ms=TIMEOUT_MS) as lease:
+        problems = Problems(third_party=lease.third_party)
+        watch(lease, problems)
+        yield Tab(lease, problems)
 
 
 def expect(*args, **kwargs):
@@ -228,7 +244,7 @@ PROBES = [
 @pytest.mark.parametrize(("lang", "query", "expected"), PROBES, ids=[f"{q}-{lang or 'en'}" for lang, q, _ in PROBES])
 def test_search_probe_finds_its_page_among_the_first_results_of_its_language_only(tab, lang, query, expected):
     search_data = []
-    tab.page.on("request", lambda r: "/pagefind/" in r.url and search_data.append(urlsplit(r.url).path))
+    tab.on("request", lambda r: "/pagefind/" in r.url and search_data.append(urlsplit(r.url).path))
     tab.open(f"{lang}/")
     paths = search(tab.page, query)
     assert expected in paths[:5], paths
@@ -382,29 +398,24 @@ def test_search_result_titles_and_excerpts_are_text_not_markup(chromium, tmp_pat
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_search_without_javascript_leads_to_the_features_index(chromium, base_url, lang):
-    problems = Problems()
-    context = new_context(chromium, base_url, problems, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(f"{base_url}{lang}/releases/1.7/")
-        box = page.locator(".md-search__input")
-        box.fill("rpc")  # in the header, as with JavaScript
-        box.press("Enter")
-        page.wait_for_url(f"{base_url}{lang}/features/?q=rpc")
-        assert page.locator("#rkb-features tbody tr").count() > 100  # the complete table
-        page.set_viewport_size({"width": 400, "height": 800})  # a phone: search opens from the header
-        page.locator("label.md-header__button[for='__search']").click()  # CSS only
-        expect(page.locator(".rkb-search-without-js a")).to_be_visible()
-        expect(page.locator(".md-search-result__meta")).to_be_hidden()  # no "Initializing" forever
-    finally:
-        context.close()
+def test_search_without_javascript_leads_to_the_features_index(page_without_js, base_url, lang):
+    page = page_without_js
+    page.goto(f"{base_url}{lang}/releases/1.7/")
+    box = page.locator(".md-search__input")
+    box.fill("rpc")  # in the header, as with JavaScript
+    box.press("Enter")
+    page.wait_for_url(f"{base_url}{lang}/features/?q=rpc")
+    assert page.locator("#rkb-features tbody tr").count() > 100  # the complete table
+    page.set_viewport_size({"width": 400, "height": 800})  # a phone: search opens from the header
+    page.locator("label.md-header__button[for='__search']").click()  # CSS only
+    expect(page.locator(".rkb-search-without-js a")).to_be_visible()
+    expect(page.locator(".md-search-result__meta")).to_be_hidden()  # no "Initializing" forever
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_missing_page_header_search_answers_in_the_language_of_the_address(tab, lang):
     search_data = []
-    tab.page.on("request", lambda r: "/pagefind/" in r.url and search_data.append(urlsplit(r.url).path))
+    tab.on("request", lambda r: "/pagefind/" in r.url and search_data.append(urlsplit(r.url).path))
     response = tab.open(f"{lang}/no-such-page/")
     assert response.status == 404
     paths = search(tab.page, "分布式" if lang else "distributed")
@@ -544,7 +555,7 @@ def test_search_code_loads_only_when_the_search_box_is_first_used(tab, lang):
     focusing the box starts them, and typing then finds results."""
     page = tab.page
     requested = []
-    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    tab.on("request", lambda request: requested.append(urlsplit(request.url).path))
     tab.open(f"{lang}/releases/1.7/")
     page.wait_for_load_state("networkidle")
     assert not [path for path in requested if "/pagefind/" in path or path.endswith("/releasekb-search.js")], requested
@@ -710,7 +721,7 @@ def test_features_words_filter_loads_its_texts_only_when_used(tab, lang, word, r
     has words, and applies the words in the box when it arrives (typed while it loads too)."""
     page = tab.page
     fetched = []
-    page.on("request", lambda request: "filter-text.json" in request.url and fetched.append(request.url))
+    tab.on("request", lambda request: "filter-text.json" in request.url and fetched.append(request.url))
     tab.open(f"{lang}/features/")
     count = page.locator("#rkb-filter output")
     total = len(real_catalog.features)
@@ -1021,22 +1032,17 @@ def test_features_index_at_5000_rows_shows_the_first_matches_then_all(chromium, 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_features_table_is_complete_without_javascript(chromium, base_url, lang, real_catalog):
-    problems = Problems()
-    context = new_context(chromium, base_url, problems, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(f"{base_url}{lang}/features/?stability=beta&release=1.7&q=rpc&sort=-first")
-        rows = page.locator("#rkb-features").evaluate(ROWS_JS)
-        assert [feature_id_of(row["href"]) for row in rows] == list(real_catalog.features)
-        assert all(row["visible"] for row in rows)
-        # Filters and sort buttons without the script would do nothing: inert (in place, so that
-        # the script's taking them moves nothing), and absent; a note says why.
-        assert page.locator("#rkb-filter").get_attribute("inert") is not None
-        assert page.locator("#rkb-features button").count() == 0
-        expect(page.locator(".rkb-noscript")).to_be_visible()
-    finally:
-        context.close()
+def test_features_table_is_complete_without_javascript(page_without_js, base_url, lang, real_catalog):
+    page = page_without_js
+    page.goto(f"{base_url}{lang}/features/?stability=beta&release=1.7&q=rpc&sort=-first")
+    rows = page.locator("#rkb-features").evaluate(ROWS_JS)
+    assert [feature_id_of(row["href"]) for row in rows] == list(real_catalog.features)
+    assert all(row["visible"] for row in rows)
+    # Filters and sort buttons without the script would do nothing: inert (in place, so that
+    # the script's taking them moves nothing), and absent; a note says why.
+    assert page.locator("#rkb-filter").get_attribute("inert") is not None
+    assert page.locator("#rkb-features button").count() == 0
+    expect(page.locator(".rkb-noscript")).to_be_visible()
 
 
 # --------------------------------------------------------------------------- 5. charts
@@ -1133,22 +1139,17 @@ def test_upgrade_range_is_chosen_by_keyboard_kept_in_the_address_and_survives_re
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_upgrade_view_without_javascript_shows_every_release(chromium, base_url, lang):
-    problems = Problems()
-    context = new_context(chromium, base_url, problems, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(f"{base_url}{lang}/changelog/upgrade/?from=1.5&to=1.7")
-        # Without the script the page cannot filter: every release, each section saying when
-        # to read it, and the picker (which would do nothing) hidden.
-        assert shown_sections(page) == ["1.4", "1.5", "1.7"]
-        expect(page.locator("#rkb-upgrade")).to_be_hidden()
-        expect(python2_removal(page)).to_be_visible()
-        note = page.locator(".rkb-upgrade-release[data-version='1.5'] p").first
-        expect(note).to_contain_text("1.4")
-        expect(note).to_contain_text("1.5")
-    finally:
-        context.close()
+def test_upgrade_view_without_javascript_shows_every_release(page_without_js, base_url, lang):
+    page = page_without_js
+    page.goto(f"{base_url}{lang}/changelog/upgrade/?from=1.5&to=1.7")
+    # Without the script the page cannot filter: every release, each section saying when
+    # to read it, and the picker (which would do nothing) hidden.
+    assert shown_sections(page) == ["1.4", "1.5", "1.7"]
+    expect(page.locator("#rkb-upgrade")).to_be_hidden()
+    expect(python2_removal(page)).to_be_visible()
+    note = page.locator(".rkb-upgrade-release[data-version='1.5'] p").first
+    expect(note).to_contain_text("1.4")
+    expect(note).to_contain_text("1.5")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -1213,20 +1214,15 @@ def test_unknown_per_pair_upgrade_address_leads_to_the_upgrade_view(tab, lang, r
     expect(tab.page.locator("#rkb-upgrade")).to_be_visible()
 
 
-def test_missing_page_without_javascript_is_useful_in_both_languages(chromium, base_url):
-    problems = Problems()
-    context = new_context(chromium, base_url, problems, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        assert page.goto(f"{base_url}/zh/no-such-page/").status == 404
-        for lang in LANGS:
-            section = not_found_section(page, lang.values[0])
-            expect(section).to_be_visible()
-            home = lang.values[0] + "/"
-            assert section.locator("a.rkb-home").get_attribute("href") == home
-            assert section.locator("form").get_attribute("action") == f"{lang.values[0]}/features/"
-    finally:
-        context.close()
+def test_missing_page_without_javascript_is_useful_in_both_languages(page_without_js, base_url):
+    page = page_without_js
+    assert page.goto(f"{base_url}/zh/no-such-page/").status == 404
+    for lang in LANGS:
+        section = not_found_section(page, lang.values[0])
+        expect(section).to_be_visible()
+        home = lang.values[0] + "/"
+        assert section.locator("a.rkb-home").get_attribute("href") == home
+        assert section.locator("form").get_attribute("action") == f"{lang.values[0]}/features/"
 
 
 # --------------------------------------------------------------------------- 7. clean loads
@@ -1335,15 +1331,21 @@ def test_query_command_lists_the_same_features_as_the_sites_stability_filter(tab
     assert sorted(shown_feature_ids(tab.page)) == sorted(queried)
 
 
-def test_a_badge_and_a_features_json_are_served_by_url(tab):
-    badge = tab.page.request.get(tab.base + "/badges/torch-fft.svg")
-    assert badge.ok and "svg" in badge.headers["content-type"]
-    assert "<title>torch.fft: Beta since 1.7</title>" in badge.text()
-    features = tab.page.request.get(tab.base + "/api/features.json")
-    assert features.ok
-    fft = next(f for f in features.json()["features"] if f["id"] == "torch-fft")
-    assert fft["urls"]["zh"] == "/zh/features/torch-fft/"
-    # the badge renders as an image in a page, as in a README on a code host
-    tab.page.set_content(f'<img id="b" src="{tab.base}/badges/torch-fft.svg">')
-    expect(tab.page.locator("#b")).to_have_js_property("complete", True)
-    assert tab.page.locator("#b").evaluate("img => img.naturalWidth") > 100
+def test_a_badge_and_a_features_json_are_served_by_url(chromium, base_url):
+    # A page of its own: the badge goes into a new page's empty document, as into a README on a
+    # code host. (A kept page's about:blank, reached from the site, is refused the image.)
+    context = new_context(chromium, base_url, Problems())
+    try:
+        page = context.new_page()
+        badge = page.request.get(base_url + "/badges/torch-fft.svg")
+        assert badge.ok and "svg" in badge.headers["content-type"]
+        assert "<title>torch.fft: Beta since 1.7</title>" in badge.text()
+        features = page.request.get(base_url + "/api/features.json")
+        assert features.ok
+        fft = next(f for f in features.json()["features"] if f["id"] == "torch-fft")
+        assert fft["urls"]["zh"] == "/zh/features/torch-fft/"
+        page.set_content(f'<img id="b" src="{base_url}/badges/torch-fft.svg">')
+        expect(page.locator("#b")).to_have_js_property("complete", True)
+        assert page.locator("#b").evaluate("img => img.naturalWidth") > 100
+    finally:
+        context.close()

@@ -109,21 +109,13 @@ def served(request, chromium, installed_venv, tmp_path_factory) -> Iterator[tupl
 
 
 @pytest.fixture
-def page(chromium, served):
-    """A page of a fresh context where every request to another host gets an empty answer;
-    fails the test on any script error."""
-    base = served[2]
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    local = re.compile("^" + re.escape(base) + "/")
-    context.route(lambda url: not local.match(url), lambda route: route.fulfill(status=204, body=""))
-    page = context.new_page()
+def page(kept_pages, served):
+    """A page as a fresh context has it (a kept one, emptied between tests), where every request
+    to another host gets an empty answer; fails the test on any script error."""
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield page
-    finally:
-        context.close()
+    with kept_pages.lend(served[2], timeout_ms=TIMEOUT_MS) as lease:
+        lease.on("pageerror", lambda error: errors.append(str(error)))
+        yield lease.page
     assert errors == []
 
 

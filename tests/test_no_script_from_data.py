@@ -276,31 +276,26 @@ def served(chromium, request) -> Iterator[dict[str, str]]:
 
 
 @contextlib.contextmanager
-def watched_page(chromium, base: str) -> Iterator[tuple[object, list[str], list[str]]]:
-    """A page in a fresh context, offline but for `base`, with the dialogs that opened (each
-    dismissed) and the errors of its scripts and console, as they come."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(15_000)
-    context.route(lambda url: not url.startswith(base + "/"), lambda route: route.fulfill(status=204, body=""))
+def watched_page(kept_pages, base: str) -> Iterator[tuple[object, list[str], list[str]]]:
+    """A page as a fresh context has it (a kept one, emptied between tests), offline but for
+    `base`, with the dialogs that opened (each dismissed) and the errors of its scripts and
+    console, as they come."""
     dialogs, errors = [], []
-    page = context.new_page()
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: message.type == "error" and errors.append(f"{message.text} ({message.location['url']})"),
-    )
-    try:
-        yield page, dialogs, errors
-    finally:
-        context.close()
+    with kept_pages.lend(base, timeout_ms=15_000) as lease:
+        lease.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        lease.on("pageerror", lambda error: errors.append(str(error)))
+        lease.on(
+            "console",
+            lambda message: message.type == "error" and errors.append(f"{message.text} ({message.location['url']})"),
+        )
+        yield lease.page, dialogs, errors
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("mode", "address", "kind"), browser_pages())
-def test_nothing_runs_and_the_payloads_show_as_text(chromium, served, mode, address, kind):
+def test_nothing_runs_and_the_payloads_show_as_text(kept_pages, served, mode, address, kind):
     base = served[mode]
-    with watched_page(chromium, base) as (page, dialogs, errors):
+    with watched_page(kept_pages, base) as (page, dialogs, errors):
         page.goto(base + "/" + address, wait_until="load")
         page.wait_for_load_state("networkidle")
         if kind == "404":  # the address itself answers 404, as it should; nothing else may fail
@@ -322,10 +317,10 @@ def test_nothing_runs_and_the_payloads_show_as_text(chromium, served, mode, addr
 
 @pytest.mark.browser
 @pytest.mark.parametrize("prefix", ["", "zh/"], ids=["en", "zh"])
-def test_search_results_show_the_payloads_as_text(chromium, served, prefix):
+def test_search_results_show_the_payloads_as_text(kept_pages, served, prefix):
     base = served["standalone"]
     lang = "zh" if prefix else "en"
-    with watched_page(chromium, base) as (page, dialogs, errors):
+    with watched_page(kept_pages, base) as (page, dialogs, errors):
         page.goto(base + "/" + prefix)
         enter_search(page, FEATURE_NAME[lang].split("<")[0])
         results = page.locator(".md-search-result__list")

@@ -12,6 +12,7 @@ Chromium through Playwright, the real data's site served locally, other hosts an
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,30 +69,23 @@ def base_url(chromium, real_site: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def browse(chromium, base_url):
-    """open(path, viewport=..., **context options) -> a settled page in a fresh context."""
-    contexts = []
-    local = re.compile("^" + re.escape(base_url) + "/")
+def browse(kept_pages, base_url):
+    """open(path, viewport=..., **context options) -> a settled page, as a fresh context shows it
+    (a kept page, emptied between tests: helpers.KeptPages)."""
+    with contextlib.ExitStack() as leases:
 
-    def open_page(path: str, viewport: dict = DESKTOP, block: str | None = None, **options):
-        context = chromium.new_context(viewport=viewport, **options)
-        contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        context.route(lambda url: not local.match(url), lambda route: route.fulfill(status=204, body=""))
-        if block:  # a script that must not run (the state before it ran)
-            context.route(f"**/{block}", lambda route: route.abort())
-        page = context.new_page()
-        page.goto(base_url + path)
-        if options.get("java_script_enabled", True):
-            page.wait_for_function(SETTLED)
-        return page
+        def open_page(path: str, viewport: dict = DESKTOP, block: str | None = None, **options):
+            lease = leases.enter_context(kept_pages.lend(base_url, viewport, TIMEOUT_MS, **options))
+            page = lease.page
+            if block:  # a script that must not run (the state before it ran)
+                page.route(f"**/{block}", lambda route: route.abort())
+            page.goto(base_url + path)
+            if options.get("java_script_enabled", True):
+                page.wait_for_function(SETTLED)
+            return page
 
-    open_page.base = base_url
-    try:
+        open_page.base = base_url
         yield open_page
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def expect(*args, **kwargs):

@@ -13,6 +13,7 @@ assertions in each, once the page has loaded and its scripts have run.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from html import unescape
@@ -167,26 +168,18 @@ def base_url(chromium, real_site: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def browse(chromium, base_url):
-    """open(path, viewport) -> a settled page in a fresh context (other hosts answered empty)."""
-    contexts = []
-    local = re.compile("^" + re.escape(base_url) + "/")
+def browse(kept_pages, base_url):
+    """open(path, viewport) -> a settled page as a fresh context shows it (a kept page, emptied
+    between tests: helpers.KeptPages; other hosts answered empty)."""
+    with contextlib.ExitStack() as leases:
 
-    def open_page(path: str, viewport: dict):
-        context = chromium.new_context(viewport=viewport)
-        contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        context.route(lambda url: not local.match(url), lambda route: route.fulfill(status=204, body=""))
-        page = context.new_page()
-        page.goto(base_url + path)
-        page.wait_for_function(SETTLED)
-        return page
+        def open_page(path: str, viewport: dict):
+            page = leases.enter_context(kept_pages.lend(base_url, viewport, TIMEOUT_MS)).page
+            page.goto(base_url + path)
+            page.wait_for_function(SETTLED)
+            return page
 
-    try:
         yield open_page
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def expect(*args, **kwargs):

@@ -145,10 +145,12 @@ def _warm_up() -> None:
     lives (the catalog, MkDocs' pages), and with Python's default thresholds the collector
     scanned them again every 700 allocations, a third of a rebuild's time under `serve`."""
     gc.set_threshold(20_000, 50, 1_000)
-    import material.plugins.search.plugin  # noqa: F401
     import mkdocs.commands.build  # noqa: F401
 
+    from releasekb.site.material_search import import_material_search
     from releasekb.site.render import compile_templates
+
+    import_material_search()
 
     compile_templates()
 

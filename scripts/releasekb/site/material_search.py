@@ -20,11 +20,30 @@ calls the two methods it has.
 from __future__ import annotations
 
 import json
+import sys
 
 from mkdocs.config.defaults import MkDocsConfig
 
 # What Material's highlighter and worker read from the index file's `config` (its search settings).
 MATERIAL_SETTINGS = ("lang", "separator", "pipeline", "fields")
+
+
+def import_material_search() -> None:
+    """Import Material's search plugin without jieba, even where jieba is installed.
+
+    Its module imports jieba when it can, only to segment Chinese in the lunr index it builds;
+    here that index is a SettingsOnlyIndex, so jieba would never be called. Importing it costs
+    about 0.2 s of CPU in each language's worker of every build and `serve` (jieba loads
+    pkg_resources) wherever `releasekb[bench]` is installed. So the import of jieba fails for
+    that one module (Material's own fallback: no segmentation), and jieba stays importable for
+    anything else."""
+    if "material.plugins.search.plugin" in sys.modules or "jieba" in sys.modules:
+        return  # imported already (jieba, if it is loaded, costs nothing more)
+    sys.modules["jieba"] = None  # `import jieba` raises ImportError while this is there
+    try:
+        import material.plugins.search.plugin  # noqa: F401
+    finally:
+        del sys.modules["jieba"]
 
 
 def material_search(config: MkDocsConfig):
