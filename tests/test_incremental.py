@@ -150,17 +150,19 @@ def test_the_edits_cover_enough_releases():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """One source's data folder, generated pages and the process's LanguagePages, shared by the
-    edits in turn as by a `serve` worker: each edit's pages are generated from the previous
-    state, and each edit is undone once checked."""
-    states = {}
+    """One source's data folder and generated pages, and one LanguagePages per language, shared
+    by the edits in turn as by `serve`'s language workers (each keeps its one language): each
+    edit's pages are generated from the previous state, the undoing of the edit before it
+    included, and each edit is undone once checked."""
+    folders = {}
+    languages = {}
 
-    def state(source: str) -> tuple[Path, Path, LanguagePages]:
-        if source not in states:
-            folder = tmp_path_factory.mktemp(f"incremental-{source}")
-            SOURCES[source](folder / "releases")
-            states[source] = (folder / "releases", folder / "docs", LanguagePages())
-        return states[source]
+    def state(source: str, lang: str) -> tuple[Path, Path, LanguagePages]:
+        if source not in folders:
+            folders[source] = tmp_path_factory.mktemp(f"incremental-{source}")
+            SOURCES[source](folders[source] / "releases")
+        folder = folders[source]
+        return folder / "releases", folder / "docs", languages.setdefault((source, lang), LanguagePages())
 
     return state
 
@@ -168,7 +170,7 @@ def served(tmp_path_factory):
 @pytest.mark.parametrize(("source", "edit", "release", "lang"), EDIT_CASES)
 def test_an_edit_renders_the_pages_a_whole_render_gives(served, source, edit, release, lang):
     """One kind of edit to one release, checked against a whole render of the edited data."""
-    data_dir, docs, generated_pages = served(source)
+    data_dir, docs, generated_pages = served(source, lang)
     project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
     path = data_dir / release
     original = path.read_text(encoding="utf-8")
