@@ -383,18 +383,22 @@ class KeptPages:
         self.leases: list[Lease] = []  # the leases of the running test
 
     @contextlib.contextmanager
-    def lend(self, base: str, viewport: dict | None = None, timeout_ms: int = 60_000, **options) -> Iterator[Lease]:
+    def lend(
+        self, base: str, viewport: dict | None = None, timeout_ms: int = 60_000, block: str | None = None, **options
+    ) -> Iterator[Lease]:
+        """A page of `base` at `viewport` in a context with `options` (Playwright's new_context);
+        block: the file name of a script every request for which fails (the state before it ran)."""
         viewport = viewport or DESKTOP
-        key = (base, tuple(sorted(viewport.items())), tuple(sorted(options.items())))
+        key = (base, tuple(sorted(viewport.items())), block, tuple(sorted(options.items())))
         if key in self.lent:  # the test holds this kind of page already: one of its own, closed after
-            context, page = self._open(base, viewport, options)
+            context, page = self._open(base, viewport, block, options)
             try:
                 page.set_default_timeout(timeout_ms)
                 yield Lease(page, base, third_party=self.leases[-1].third_party)
             finally:
                 context.close()
             return
-        context, page = self.kept.pop(key, None) or self._open(base, viewport, options)
+        context, page = self.kept.pop(key, None) or self._open(base, viewport, block, options)
         self.kept[key] = (context, page)  # now the most recently used
         self.lent.add(key)
         page.set_default_timeout(timeout_ms)
@@ -412,7 +416,7 @@ class KeptPages:
                 oldest = next(iter(self.kept))
                 self.kept.pop(oldest)[0].close()
 
-    def _open(self, base: str, viewport: dict, options: dict) -> tuple[object, object]:
+    def _open(self, base: str, viewport: dict, block: str | None, options: dict) -> tuple[object, object]:
         context = self.browser.new_context(viewport=viewport, **options)
         local = re.compile("^" + re.escape(base) + "/")
 
@@ -425,6 +429,8 @@ class KeptPages:
                 route.fulfill(status=204, body="")
 
         context.route(lambda url: not local.match(url), offline)
+        if block:
+            context.route(f"**/{block}", lambda route: route.abort())
         return context, context.new_page()
 
     def _empty(self, lease: Lease, context, viewport: dict) -> bool:

@@ -1,9 +1,9 @@
 """Browser tests: the built site (`real_site`) served over HTTP and driven in Debian's Chromium.
 
-One Chromium per session (Playwright's sync API, no downloaded browsers). Every test gets a
-fresh browser context in which requests to any host other than the local server are answered
-with an empty response (and recorded: pages must not need other hosts), so the tests never
-touch the network.
+One Chromium per session (Playwright's sync API, no downloaded browsers). Every test borrows a
+kept page (helpers.KeptPages: as a fresh context gives it, emptied between tests), in which
+requests to any host other than the local server are answered with an empty response (and
+recorded: pages must not need other hosts), so the tests never touch the network.
 
 When Chromium is missing or cannot be launched the tests skip, unless CI=true: in CI browser
 tests must run, so they fail instead. RELEASEKB_CHROMIUM overrides the browser's path.

@@ -127,11 +127,14 @@ def _edits_that_apply() -> list:
             data_dir = Path(folder) / source
             write(data_dir)
             project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
+            # each file read once (every test process collects this): each edit gets its own copy
+            releases = {
+                path: yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(data_dir.glob("[0-9]*.yaml"))
+            }
             applied = 0
             for edit in EDITS:
-                for path in sorted(data_dir.glob("[0-9]*.yaml")):
-                    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-                    if edit(data, project, _rng(edit, path.name)) is False:
+                for path, release in releases.items():
+                    if edit(copy.deepcopy(release), project, _rng(edit, path.name)) is False:
                         continue
                     lang = ("en", "zh")[applied % 2]
                     name = f"{source}-{edit.__name__}-{path.stem}-{lang}"

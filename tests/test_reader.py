@@ -75,10 +75,8 @@ def browse(kept_pages, base_url):
     with contextlib.ExitStack() as leases:
 
         def open_page(path: str, viewport: dict = DESKTOP, block: str | None = None, **options):
-            lease = leases.enter_context(kept_pages.lend(base_url, viewport, TIMEOUT_MS, **options))
-            page = lease.page
-            if block:  # a script that must not run (the state before it ran)
-                page.route(f"**/{block}", lambda route: route.abort())
+            # block: a script that must not run (the state before it ran)
+            page = leases.enter_context(kept_pages.lend(base_url, viewport, TIMEOUT_MS, block, **options)).page
             page.goto(base_url + path)
             if options.get("java_script_enabled", True):
                 page.wait_for_function(SETTLED)
