@@ -412,9 +412,9 @@ class KeptPages:
             if not self._empty(lease, context, viewport):
                 self.kept.pop(key, None)
                 context.close()
-            while len(self.kept) > self.KEPT:
-                oldest = next(iter(self.kept))
-                self.kept.pop(oldest)[0].close()
+            idle = [kind for kind in self.kept if kind not in self.lent]  # oldest use first
+            for kind in idle[: max(0, len(self.kept) - self.KEPT)]:
+                self.kept.pop(kind)[0].close()
 
     def _open(self, base: str, viewport: dict, block: str | None, options: dict) -> tuple[object, object]:
         context = self.browser.new_context(viewport=viewport, **options)

@@ -3,6 +3,7 @@ context gives it, whatever the test before it did to it."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,3 +72,13 @@ def test_requests_to_other_hosts_are_answered_empty_and_recorded_for_the_test(ke
         assert lease.third_party == ["http://example.invalid/x.js"]
     with kept_pages.lend(base) as lease:
         assert lease.third_party == []
+
+
+def test_no_more_pages_are_kept_than_the_limit_and_none_lent_is_closed(kept_pages, base):
+    kinds = [{"width": 600 + step, "height": 600} for step in range(kept_pages.KEPT + 1)]
+    with contextlib.ExitStack() as leases:
+        held = [leases.enter_context(kept_pages.lend(base, viewport)) for viewport in kinds]
+        with kept_pages.lend(base, {"width": 500, "height": 500}):
+            pass  # its return makes the pages kept more than the limit
+        assert not any(lease.page.is_closed() for lease in held)
+    assert len(kept_pages.kept) <= kept_pages.KEPT
