@@ -20,7 +20,17 @@ from mkdocs.structure.pages import Page
 
 from helpers import FIXTURE_RELEASES, FIXTURES, copy_project, run_releasekb, search_pages, search_settings
 from releasekb.common.markup import text_of
-from releasekb.site import build, generate, mkdocs_pages, pagefind_files, plugin, plugin_config, plugin_modes, search
+from releasekb.site import (
+    build,
+    generate,
+    mkdocs_pages,
+    pagefind_files,
+    plugin,
+    plugin_config,
+    plugin_modes,
+    search,
+    shared_partials,
+)
 from releasekb.site.session import Session
 
 
@@ -260,3 +270,71 @@ def test_a_language_worker_imports_materials_search_without_jieba_and_leaves_jie
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "False", "False", "jieba"]
+
+
+def test_the_navigation_is_rendered_once_for_the_pages_it_looks_the_same_from(tmp_path, monkeypatch):
+    """Material's navigation and tabs are rendered once per folder and navigation state
+    (shared_partials.py), and every page still has the HTML Material renders for it alone."""
+    from mkdocs.commands.build import build as mkdocs_build
+
+    project = copy_project(tmp_path / "project", FIXTURE_RELEASES)
+    made = []
+    install = shared_partials.SharedPartials.install
+    monkeypatch.setattr(
+        shared_partials.SharedPartials, "install", lambda self, env: (made.append(self), install(self, env))
+    )
+
+    def html_pages(site_dir: Path) -> dict[str, bytes]:
+        mkdocs_build(load_config(str(project / "mkdocs.yml"), site_dir=str(site_dir)))
+        return {str(path.relative_to(site_dir)): path.read_bytes() for path in site_dir.rglob("*.html")}
+
+    shared = html_pages(tmp_path / "shared")
+    (partials,) = made
+    features = [path for path in shared if path.startswith("features/") and path.count("/") == 2]
+    assert len(features) >= 5
+    # Two partials on every page; those of all the feature pages (one folder, one tab active)
+    # were rendered once.
+    assert partials.rendered <= 2 * (len(shared) - len(features)) + 2
+    assert b'md-nav__item md-nav__item--active">\n      <a href="../"' in shared[features[0]]
+
+    # Each page rendered on its own, as Material does without the sharing: the same bytes.
+    monkeypatch.setattr(shared_partials, "_same_from", lambda page, nav: None)
+    alone = html_pages(tmp_path / "alone")
+    assert made[1].rendered > 2 * len(features)
+    assert alone.keys() == shared.keys()
+    assert [path for path in shared if shared[path] != alone[path]] == []
+
+
+def test_the_shared_navigation_is_keyed_by_the_folder_and_the_active_entries(tmp_path):
+    """What shared_partials reuses the navigation's HTML across: pages outside the navigation
+    in one folder, with the same entries active; never a page the navigation lists or leads into."""
+    docs = tmp_path / "docs"
+    for name in (
+        "index.md",
+        "guide/index.md",
+        "guide/a/index.md",
+        "guide/a/deeper/index.md",
+        "guide/b/index.md",
+        "notes/c/index.md",
+    ):
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text(f"# {name}\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nnav:\n  - index.md\n  - guide/index.md\n  - guide/a/deeper/index.md\n", encoding="utf-8"
+    )
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    files = get_files(config)
+    nav = get_navigation(files, config)
+
+    def key(name: str):
+        return shared_partials._same_from(files.get_file_from_path(name).page, nav)
+
+    assert key("guide/b/index.md") is not None
+    # A page the navigation lists, and one it leads into (guide/a/deeper/), are each their own.
+    assert key("guide/index.md") is None and key("guide/a/index.md") is None
+    # Another folder at the same depth, with the same entries active: its own addresses.
+    assert key("notes/c/index.md") != key("guide/b/index.md")
+    # The same folder with the guide's entry active (the tab of its section): another state.
+    before = key("guide/b/index.md")
+    files.get_file_from_path("guide/index.md").page.active = True
+    assert key("guide/b/index.md") != before

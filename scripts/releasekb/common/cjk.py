@@ -13,6 +13,8 @@ HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Hiragana and katakana (Japanese), and Hangul syllables and jamo (Korean).
 KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff]")
 HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+# Either: one pass over a text that has neither (an English page, searched in full by each).
+_HAN_OR_KANA = re.compile(f"{HAN.pattern}|{KANA.pattern}")
 
 
 def has_han(text: str) -> bool:
@@ -21,7 +23,7 @@ def has_han(text: str) -> bool:
 
 def has_han_or_kana(text: str) -> bool:
     """Whether a text holds Chinese or Japanese writing."""
-    return HAN.search(text) is not None or KANA.search(text) is not None
+    return _HAN_OR_KANA.search(text) is not None
 
 
 def has_hangul(text: str) -> bool:

@@ -5,6 +5,7 @@ as Material's blog gives its views, and the title MkDocs would make of a page's 
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
@@ -44,9 +45,10 @@ class GeneratedPage(Page):
         # What a plugin reading the page's Markdown (on_page_markdown) sees: its title.
         self.markdown = "# " + self.title_html
 
-    @property
+    @cached_property
     def title_html(self) -> str:
-        """The page title MkDocs would make of the page's heading (markdown_title)."""
+        """The page title MkDocs would make of the page's heading (markdown_title). Made once:
+        the theme asks for a page's title several times a page (head, header, navigation)."""
         return markdown_title(self.made.title)
 
     @weak_property

@@ -38,7 +38,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from releasekb.common.cache_folder import CACHE_FOLDER
-from releasekb.common.cjk import HAN, KANA, is_all_han_or_kana
+from releasekb.common.cjk import has_han_or_kana, is_all_han_or_kana
 from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
@@ -376,7 +376,7 @@ class Indexer:
                 if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
                     unused.unlink()
             pagefind_files.sort_filter_values(output)
-            cjk = any(HAN.search(document.content_html) or KANA.search(document.content_html) for document in documents)
+            cjk = any(has_han_or_kana(document.content_html) for document in documents)
             words = self.han_words(output) if cjk else []
             (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
             self._install(output, bundle_dir)
