@@ -281,7 +281,8 @@ class WholeSite(Mode):
         """The whole site's pages are files in the docs; another plugin's page, or a hand-written
         one (`releases.md` beside the generated `releases/index.md`), at one of their addresses
         would replace it (MkDocs keeps the last file written at an address)."""
-        if self._destinations[0] is not self.html_pages:  # once per version of the pages
+        # Once per set of pages: an edit under `serve` makes a new set, most often an equal one.
+        if self._destinations[0] != self.html_pages:
             destinations = {File(uri, None, config.site_dir, True).dest_uri: uri for uri in self.html_pages}
             self._destinations = (self.html_pages, destinations)
         destinations = self._destinations[1]
