@@ -272,9 +272,10 @@ def test_a_language_worker_imports_materials_search_without_jieba_and_leaves_jie
     assert result.stdout.split() == ["True", "False", "False", "jieba"]
 
 
-def test_the_navigation_is_rendered_once_for_the_pages_it_looks_the_same_from(tmp_path, monkeypatch):
-    """Material's navigation and tabs are rendered once per folder and navigation state
-    (shared_partials.py), and every page still has the HTML Material renders for it alone."""
+def test_the_parts_many_pages_share_are_rendered_once_and_every_page_is_as_rendered_alone(tmp_path, monkeypatch):
+    """The navigation, tabs, colour toggle, search box and scripts' settings are rendered once per
+    folder and navigation state (shared_partials.py), and every page still has the HTML the theme
+    renders for it alone."""
     from mkdocs.commands.build import build as mkdocs_build
 
     project = copy_project(tmp_path / "project", FIXTURE_RELEASES)
@@ -292,15 +293,16 @@ def test_the_navigation_is_rendered_once_for_the_pages_it_looks_the_same_from(tm
     (partials,) = made
     features = [path for path in shared if path.startswith("features/") and path.count("/") == 2]
     assert len(features) >= 5
-    # Two partials on every page; those of all the feature pages (one folder, one tab active)
-    # were rendered once.
-    assert partials.rendered <= 2 * (len(shared) - len(features)) + 2
+    # The shared partials are on every page; those of all the feature pages (one folder, one tab
+    # active) were rendered once.
+    parts = len(shared_partials.SHARED)
+    assert partials.rendered <= parts * (len(shared) - len(features)) + parts
     assert b'md-nav__item md-nav__item--active">\n      <a href="../"' in shared[features[0]]
 
     # Each page rendered on its own, as Material does without the sharing: the same bytes.
-    monkeypatch.setattr(shared_partials, "_same_from", lambda page, nav: None)
+    monkeypatch.setattr(shared_partials, "_same_from", lambda page, nav, leads_to: None)
     alone = html_pages(tmp_path / "alone")
-    assert made[1].rendered > 2 * len(features)
+    assert made[1].rendered > parts * len(features)
     assert alone.keys() == shared.keys()
     assert [path for path in shared if shared[path] != alone[path]] == []
 
@@ -334,6 +336,10 @@ def test_the_shared_navigation_is_keyed_by_the_folder_and_the_active_entries(tmp
     assert key("guide/index.md") is None and key("guide/a/index.md") is None
     # Another folder at the same depth, with the same entries active: its own addresses.
     assert key("notes/c/index.md") != key("guide/b/index.md")
+    # A page a shared part leads into (the search box's form leads to features/): its own.
+    assert shared_partials._same_from(files.get_file_from_path("guide/b/index.md").page, nav, ("guide/b/",)) is None
+    assert shared_partials._same_from(files.get_file_from_path("guide/b/index.md").page, nav, ("notes/",)) is not None
+    assert shared_partials.SHARED["partials/releasekb-search.html"] == ("features/",)
     # The same folder with the guide's entry active (the tab of its section): another state.
     before = key("guide/b/index.md")
     files.get_file_from_path("guide/index.md").page.active = True
