@@ -60,7 +60,10 @@ def is_all_han_or_kana(text: str) -> bool:
     >>> is_all_han_or_kana("ハートビート"), is_all_han_or_kana("死活監視"), is_all_han_or_kana("ハート・ビート")
     (True, True, False)
     """
-    return bool(text) and all(HAN.match(character) or _KANA_LETTER.match(character) for character in text)
+    return _HAN_OR_KANA_WORD.fullmatch(text) is not None
+
+
+_HAN_OR_KANA_WORD = re.compile(f"(?:{HAN.pattern}|{_KANA_LETTER.pattern})+")  # one pass, not one per character
 
 
 def is_wide(character: str) -> bool:
