@@ -193,26 +193,39 @@ def test_an_edit_renders_the_pages_a_whole_render_gives(served, source, edit, re
 
 def test_an_edit_renders_only_what_shows_it(tmp_path):
     """A summary edited in one release of a long history: that release's page, the feature's
-    page, the pages linking to the feature, and the overviews; not the other pages."""
+    page, the pages linking to the feature, and the overviews; not the other pages, not even the
+    other features of that release, which link to its page but show none of what changed. Its
+    title edited: every page linking to the release's page too."""
     data_dir = tmp_path / "releases"
     Corpus(30, 20, seed=3).write(data_dir)
     catalog = load_catalog(data_dir)
     path = sorted(data_dir.glob("[0-9]*.yaml"))[len(catalog.releases) // 2]
     release = yaml.safe_load(path.read_text(encoding="utf-8"))
+    release_page = f"releases/{release['version']}.md"
     edited = copy.deepcopy(release)
     entry = next(entry for entry in edited["features"] if not entry.get("part_of"))
     entry["summary"]["en"] += " Edited."
     old = load_data(data_dir)
     _write(path, edited)
     change = incremental.what_changed(old, load_data(data_dir))
-    changed = change.pages
-    assert changed == {f"releases/{release['version']}.md", f"features/{entry['id']}.md"}
+    feature_page = f"features/{entry['id']}.md"
+    assert change.pages == {release_page, feature_page}
+    assert change.shown_elsewhere == {feature_page}
     links = render_pages(catalog, "en").links
-    rendered = incremental.pages_to_render(pages(catalog), changed, links)
+    rendered = incremental.pages_to_render(pages(catalog), change, links)
     overviews = {page.path for page in pages(catalog) if not page.kind.per_item}
-    linking = {path for path, targets in links.items() if changed & targets}
-    assert rendered == overviews | changed | linking
+    linking = {path for path, targets in links.items() if feature_page in targets}
+    assert rendered == overviews | change.pages | linking
+    linking_to_the_release = {path for path, targets in links.items() if release_page in targets}
+    assert len(linking_to_the_release - rendered) >= 10  # the release's other features among them
     assert len(rendered) < len(pages(catalog)) / 10
+
+    edited["title"]["en"] += " (edited)"
+    _write(path, edited)
+    change = incremental.what_changed(old, load_data(data_dir))
+    assert change.shown_elsewhere == {release_page, feature_page}
+    rendered = incremental.pages_to_render(pages(catalog), change, links)
+    assert rendered == overviews | change.pages | linking | linking_to_the_release
 
 
 def test_what_may_change_every_page_renders_every_page(data_dir):
@@ -225,3 +238,27 @@ def test_what_may_change_every_page_renders_every_page(data_dir):
     data["areas"][first_area]["en"] = "An edited area name"
     _write(project, data)
     assert incremental.what_changed(before, load_data(data_dir)) is None
+
+
+def test_an_edit_that_relates_two_features_of_other_releases_renders_both(tmp_path):
+    """An API added to a feature of 1.7 that a change of 0.2 names as its replacement: the 0.2
+    change's page now says which feature provides it, though it linked to neither that feature nor
+    1.7 before (incremental.cross_references)."""
+    data_dir = tmp_path / "releases"
+    shutil.copytree(ROOT / "releases", data_dir)
+    docs = tmp_path / "docs"
+    replacement = "torch.Tensor.masked_scatter_"
+    before = load_catalog(data_dir)
+    path = data_dir / "1.7.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    provider = data["features"][0]
+    assert before.provider_of(replacement) is None or before.provider_of(replacement).id != provider["id"]
+    generated_pages = LanguagePages()
+    generated_pages.generate_once(read_files(data_dir), docs, "", "en")
+    provider.setdefault("apis", []).append(replacement)
+    _write(path, data)
+    assert load_catalog(data_dir).provider_of(replacement).id == provider["id"]
+    generated_pages.generate_once(read_files(data_dir), docs, "", "en")
+    whole = render_language(load_catalog(data_dir), "en")
+    written = _tree(docs / "en")
+    assert written == whole, sorted(page for page in whole if written.get(page) != whole[page])

@@ -119,7 +119,9 @@ def test_a_registered_kind_reaches_every_consumer(fixture_catalog, tmp_path):
         links = not_found_page("/", fixture_catalog.languages)["languages"][0]["links"]
         assert links[-1] == ("/changelog/digest/", "nav_changelog")
         unchanged = {page.path: frozenset() for page in site_pages}
-        assert "changelog/digest.md" in incremental.pages_to_render(site_pages, set(), unchanged)
+        assert "changelog/digest.md" in incremental.pages_to_render(
+            site_pages, incremental.Change(frozenset(), frozenset()), unchanged
+        )
         assert search.page_facts(fixture_catalog, "en")["changelog/digest.md"] == (("parts", "0"),)
     finally:
         page_kinds.unregister("digest")

@@ -28,7 +28,7 @@ from releasekb.kb.pipeline import KnowledgeBase, load_knowledge_base
 from releasekb.kb.urls import FILTER_TEXT_FILE, GENERATED_PATHS
 from releasekb.kb.validate import DataFiles, LoadedReleases
 from releasekb.site.confined import LinkInTheWay, files_under, no_follow, refuse_links
-from releasekb.site.incremental import pages_to_render, what_changed
+from releasekb.site.incremental import changed_references, cross_references, pages_to_render, what_changed
 from releasekb.site.render import Rows, render_pages
 from releasekb.site.rendered_page import RenderedPage
 
@@ -60,6 +60,7 @@ class _Written:
     paths: tuple[str, ...]  # every page's path, in the order of pages.pages
     links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
     rendered: dict[str, RenderedPage]  # {page path: the page as rendered}
+    references: dict[str, tuple]  # {feature id: its references to other features} (incremental.cross_references)
 
 
 def generate_language(
@@ -72,20 +73,23 @@ def generate_language(
     page_list = pages(catalog)
     paths = tuple(page.path for page in page_list)
     change = None if written is None or written.paths != paths else what_changed(written.data, knowledge_base.data)
+    references = cross_references(catalog)
+    if change is not None:
+        change = change.with_features(changed_references(written.references, references))
     if change is None:
         rows.clear()
         rendered = render_pages(catalog, lang, site_url, rows=rows)
         write_pages({f"{lang}/{path}": text for path, text in rendered.texts.items()}, docs_dir, [lang])
         links, made = rendered.links, rendered.pages
     else:
-        only = pages_to_render(page_list, change.pages, written.links)
+        only = pages_to_render(page_list, change, written.links)
         rows.forget(change.features, change.pages)
         rendered = render_pages(catalog, lang, site_url, only=only, rows=rows)
         _make_folders((docs_dir / lang / path for path in rendered.texts), docs_dir)
         for path, text in rendered.texts.items():
             _write_if_changed(docs_dir / lang / path, text)
         links, made = {**written.links, **rendered.links}, {**written.rendered, **rendered.pages}
-    return frozenset(paths) | {FILTER_TEXT_FILE}, _Written(knowledge_base.data, paths, links, made)
+    return frozenset(paths) | {FILTER_TEXT_FILE}, _Written(knowledge_base.data, paths, links, made, references)
 
 
 def _make_folders(files: Iterable[Path], docs_dir: Path) -> None:

@@ -3,8 +3,14 @@ only those pages, not the thousands a long history has.
 
 An edit is compared with the data the pages on disk were rendered from, release file by release
 file. A changed release file changes its release's page and the pages of the features whose
-entries in it changed. Every other page that shows one of those releases or features links to
-its page (render.py notes each page's links), so it is rendered again too. Pages that show the
+entries in it changed. Every other page that shows one of those features links to its page
+(render.py notes each page's links), so it is rendered again too; and so is every page linking to
+the release's page when the release's own fields changed (its title, date, summary...), not
+only its entries: a page linking to a release shows those fields of it, and of its entries only
+those of features it shows, whose pages it links to. What an edit makes a feature's page show of
+another feature (a part, the feature it is part of, a related feature through an API name) it did
+not link to before is found by comparing each feature's references to others before and after
+(cross_references). Pages that show the
 whole history (the indexes, the changelog, the level and upgrade pages: a fixed number,
 whatever its length) are rendered again after any edit. Anything else (project.yaml, the
 translations' review records, a release added or removed, a page added or removed) renders
@@ -20,22 +26,39 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from releasekb.kb.catalog import Catalog
 from releasekb.kb.dataset import LoadedRelease, ValidatedData
+from releasekb.kb.model import ReleaseFile
 from releasekb.kb.pages import Page
 from releasekb.kb.urls import feature_path, release_path
+
+# A release file's fields other than its entries: what pages linking to the release show of it.
+_RELEASE_OWN_FIELDS = tuple(name for name in ReleaseFile.model_fields if name not in ("features", "changes"))
 
 
 @dataclass(frozen=True)
 class Change:
-    """What an edit changed: releases (versions) and features (ids) whose own data differs."""
+    """What an edit changed: releases (versions) whose file differs, those of them whose own
+    fields differ (not only their entries), and features (ids) whose entries differ."""
 
     releases: frozenset[str]
     features: frozenset[str]
+    release_fields: frozenset[str] = frozenset()
 
     @property
     def pages(self) -> set[str]:
         """The paths of those releases' and features' pages."""
         return {*map(release_path, self.releases), *map(feature_path, self.features)}
+
+    def with_features(self, features: set[str]) -> Change:
+        """This change, and the pages of `features` changed too."""
+        return Change(self.releases, self.features | features, self.release_fields)
+
+    @property
+    def shown_elsewhere(self) -> set[str]:
+        """The paths of the changed pages whose change the pages linking to them show: every
+        changed feature's, and the pages of the releases whose own fields changed."""
+        return {*map(release_path, self.release_fields), *map(feature_path, self.features)}
 
 
 def what_changed(old: ValidatedData, new: ValidatedData) -> Change | None:
@@ -47,13 +70,36 @@ def what_changed(old: ValidatedData, new: ValidatedData) -> Change | None:
     new_releases = {release.record.version: release for release in new.releases}
     if old_releases.keys() != new_releases.keys():
         return None
-    releases, features = set(), set()
+    releases, features, release_fields = set(), set(), set()
     for version, release in new_releases.items():
         before = old_releases[version]
         if before.record != release.record:
             releases.add(version)
             features |= _changed_features(before, release)
-    return Change(frozenset(releases), frozenset(features))
+            if any(getattr(before.record, name) != getattr(release.record, name) for name in _RELEASE_OWN_FIELDS):
+                release_fields.add(version)
+    return Change(frozenset(releases), frozenset(features), frozenset(release_fields))
+
+
+def cross_references(catalog: Catalog) -> dict[str, tuple]:
+    """{feature id: what its page shows of other features, besides what they link to it for}: the
+    feature it is part of, its parts, and its relations (Catalog.relations). Compared before and
+    after an edit (changed_references): a reference the edit made is on a page that did not link
+    to that feature before, so links alone would not say to render it again."""
+    relations = catalog.relations
+    return {
+        feature_id: (
+            feature.parent.id if feature.parent else None,
+            tuple(part.id for part in feature.parts),
+            tuple((r.kind, r.api, r.other.id, r.replacement) for r in relations.get(feature_id, ())),
+        )
+        for feature_id, feature in catalog.features.items()
+    }
+
+
+def changed_references(old: dict[str, tuple], new: dict[str, tuple]) -> set[str]:
+    """The features whose references to others (cross_references) differ."""
+    return {feature_id for feature_id in old.keys() | new.keys() if old.get(feature_id) != new.get(feature_id)}
 
 
 def _changed_features(old: LoadedRelease, new: LoadedRelease) -> set[str]:
@@ -74,13 +120,14 @@ def _entries_by_feature(release: LoadedRelease) -> dict[str, list]:
     return entries
 
 
-def pages_to_render(pages: Iterable[Page], changed: set[str], links: dict[str, frozenset[str]]) -> set[str]:
-    """The paths of the pages that show something in `changed`: the overviews, the changed pages
-    themselves and every page linking to one of them. Which pages are overviews is each page
-    kind's `per_item` (page_kinds.py): there is one of the others per release or feature (or per
-    former address of one), and their number grows with the history."""
+def pages_to_render(pages: Iterable[Page], change: Change, links: dict[str, frozenset[str]]) -> set[str]:
+    """The paths of the pages that show something `change` changed: the overviews, the changed
+    pages themselves and every page linking to one of Change.shown_elsewhere. Which pages are
+    overviews is each page kind's `per_item` (page_kinds.py): there is one of the others per
+    release or feature (or per former address of one), and their number grows with the history."""
+    changed, shown_elsewhere = change.pages, change.shown_elsewhere
     return {
         page.path
         for page in pages
-        if not page.kind.per_item or page.path in changed or not changed.isdisjoint(links[page.path])
+        if not page.kind.per_item or page.path in changed or not shown_elsewhere.isdisjoint(links[page.path])
     }
