@@ -162,3 +162,32 @@ def test_a_jobs_command_ends_with_its_process(tmp_path, exit_how):
         return state == "Z"  # ended, not yet reaped by init
 
     wait_for(ended, 30, "the command to end with its process")
+
+
+def _state(pid: int) -> str:
+    """A process's state letter in /proc: T when stopped."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc to see the command's process")
+def test_the_jobs_command_is_paused_while_a_build_runs(jobs, tmp_path):
+    """Pagefind indexing after a save took the cores from the next save's build."""
+    import sys
+
+    ticks = tmp_path / "ticks"
+    # A command that counts while it runs, as Pagefind works: paused, it counts no more.
+    counting = f"import time\nfor n in range(100000):\n    open({str(ticks)!r}, 'w').write(str(n)); time.sleep(0.005)"
+    jobs.defer(True)
+    jobs.later("search (en)", lambda: jobs.run_command([sys.executable, "-c", counting]))
+    wait_until(lambda: jobs.running_commands() and ticks.is_file() and ticks.read_text())
+    (command,) = jobs.running_commands()
+    jobs.building(True)
+    try:
+        wait_until(lambda: _state(command) == "T")  # stopped: the kernel runs none of it
+        paused_at = ticks.read_text()
+    finally:
+        jobs.building(False)
+    wait_until(lambda: ticks.read_text() != paused_at)  # it goes on where it was
+    assert _state(command) != "T"
+    jobs.end_commands()
+    jobs.wait()

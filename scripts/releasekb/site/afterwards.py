@@ -56,13 +56,25 @@ class Jobs:
         return self._deferring
 
     def building(self, active: bool) -> None:
-        """Set by the builder around each build: while one runs, the jobs' loops wait (give_way).
-        A lower priority alone is not enough: the jobs' Python shares the process's one interpreter
-        lock with the build, which it would otherwise slow to half speed."""
+        """Set by the builder around each build: while one runs, the jobs' loops wait (give_way)
+        and the command they run (Pagefind) is paused. A lower priority alone is not enough: the
+        jobs' Python shares the process's one interpreter lock with the build, which it would
+        otherwise slow to half speed; and Pagefind, indexing a long history for seconds on every
+        core after a save, made the next save's page, which a curator waits for, a third slower."""
         if active:
             self._no_build.clear()
+            self._signal_commands(signal.SIGSTOP)
         else:
+            self._signal_commands(signal.SIGCONT)
             self._no_build.set()
+
+    def _signal_commands(self, signum: int) -> None:
+        """Pause (SIGSTOP) or resume (SIGCONT) the commands the jobs run. A paused command still
+        ends with its process (end_commands and end_with_parent send SIGKILL, which a paused
+        process receives too)."""
+        for pid in list(self._children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
 
     def give_way(self) -> None:
         """Called by the jobs between steps: in the jobs' thread, wait while a build runs."""
