@@ -51,6 +51,7 @@ def is_all_han(text: str) -> bool:
 # Kana that are letters of words: KANA without the middle dot ・ and the double hyphen ゠, which
 # are punctuation (Pagefind drops them), and without the combining sound marks alone.
 _KANA_LETTER = re.compile(r"[\u3041-\u3096\u309b-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
+_HAN_OR_KANA_WORD = re.compile(f"(?:{HAN.pattern}|{_KANA_LETTER.pattern})+")  # one pass, not one per character
 
 
 def is_all_han_or_kana(text: str) -> bool:
@@ -61,9 +62,6 @@ def is_all_han_or_kana(text: str) -> bool:
     (True, True, False)
     """
     return _HAN_OR_KANA_WORD.fullmatch(text) is not None
-
-
-_HAN_OR_KANA_WORD = re.compile(f"(?:{HAN.pattern}|{_KANA_LETTER.pattern})+")  # one pass, not one per character
 
 
 def is_wide(character: str) -> bool:
