@@ -191,3 +191,28 @@ def test_the_jobs_command_is_paused_while_a_build_runs(jobs, tmp_path):
     assert _state(command) != "T"
     jobs.end_commands()
     jobs.wait()
+
+
+def test_a_command_is_known_before_a_stop_signal_is_handled(jobs, monkeypatch):
+    """An interrupted build once left its staging folder behind: the worker's stop signal came
+    while Pagefind was starting, before the worker knew it, so it was not ended with the worker
+    and wrote on into the folder its builder had just removed."""
+    import signal
+    import subprocess
+    import sys
+
+    masks = []
+    real_popen = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))  # this thread's blocked signals now
+        return real_popen(*args, **kwargs)
+
+    monkeypatch.setattr(afterwards.subprocess, "Popen", popen)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    done = jobs.run_command(
+        [sys.executable, "-c", "import signal, sys; sys.exit(len(signal.pthread_sigmask(signal.SIG_BLOCK, [])))"]
+    )
+    assert {afterwards.STOP_WORKER, signal.SIGINT, signal.SIGTERM} <= masks[0]
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # unblocked again once it is known
+    assert done.returncode == len(before)  # the command itself starts with none of them blocked

@@ -42,6 +42,7 @@ class Jobs:
         self._no_build = threading.Event()  # clear while this process builds: the jobs give way
         self._no_build.set()
         self._children: dict[int, subprocess.Popen] = {}  # {pid: the running command}
+        self._starting = threading.Lock()  # held while a command starts and becomes known
         self._children_ended_by: int | None = None  # the process whose exit ends them
 
     def defer(self, deferring: bool, *, hold: bool = False) -> None:
@@ -133,17 +134,20 @@ class Jobs:
         """Run a job's command (Pagefind) to its end, with this thread's lower priority. It ends
         with this process, however this process ends: left running, it would write into a folder
         `serve` removes as it stops (one was found so, hung, minutes after a test's serve had ended)."""
-        # SIGINT and SIGTERM wait until the command is known: a worker's SIGTERM ends the commands
-        # it knows (build.py), and one started but not yet known would write on.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+        # The signals that end the commands this process knows (a worker's STOP_WORKER, SIGINT,
+        # SIGTERM) wait until the command is known: one started but not yet known would outlive
+        # the worker a moment, and write on into a staging folder its builder had just removed.
+        # Blocked in this thread; a handler in another thread waits for the lock instead.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_WHILE_STARTING)
         try:
-            process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_command_starts
-            )
-            if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
-                at_exit(self.end_commands)
-                self._children_ended_by = os.getpid()
-            self._children[process.pid] = process
+            with self._starting:
+                process = subprocess.Popen(
+                    command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_command_starts
+                )
+                if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
+                    at_exit(self.end_commands)
+                    self._children_ended_by = os.getpid()
+                self._children[process.pid] = process
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         try:
@@ -159,7 +163,9 @@ class Jobs:
     def end_commands(self) -> None:
         """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
         which Python ends without waiting), and wait until they have ended."""
-        for process in list(self._children.values()):
+        with self._starting:  # a command being started is known first
+            running = list(self._children.values())
+        for process in running:
             # os's calls, not Popen's: called from a signal handler, this may have interrupted the
             # thread's own Popen.wait, which holds the lock Popen's would wait for
             if process.returncode is None:
@@ -169,12 +175,16 @@ class Jobs:
 
 
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+# What a language worker's builder stops it with (build.py): the worker's handler ends the
+# commands its jobs run (end_commands), and ends the worker.
+STOP_WORKER = signal.SIGUSR1
+_HELD_WHILE_STARTING = _INTERRUPTS | {STOP_WORKER}
 
 
 def _command_starts() -> None:
     """Run in a command's process between fork and exec: the signals run_command blocked are
     its own again, and it ends with this process (end_with_parent)."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_WHILE_STARTING)
     end_with_parent()
 
 

@@ -39,7 +39,7 @@ from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.notes import NotesAs
 from releasekb.kb.validate import DataFiles, read_files
-from releasekb.site import leftovers, progress
+from releasekb.site import afterwards, leftovers, progress
 from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import docs_root
 from releasekb.site.session import Session
@@ -117,7 +117,7 @@ def _stop_worker(signum: int, frame) -> None:
 # What ends a build: Ctrl-C, and `kill`, a service manager or a CI runner's SIGTERM.
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
 # What the builder stops a worker with: a signal no terminal or service manager sends a group.
-_STOP_WORKER = signal.SIGUSR1
+_STOP_WORKER = afterwards.STOP_WORKER
 
 
 class Interrupted(BaseException):
