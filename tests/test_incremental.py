@@ -9,12 +9,14 @@ import copy
 import random
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
 from releasekb.bench.corpus import Corpus
+from releasekb.common.versions import version_key
 from releasekb.kb.pages import pages
 from releasekb.kb.pipeline import load_catalog
 from releasekb.kb.validate import load_data, read_files
@@ -53,13 +55,14 @@ def data_dir(request, tmp_path) -> Path:
 
 
 # Edits a curator makes to one release's data, in place; each returns False where it does not apply.
+# `others`: what the other release files have (Others).
 
 
-def entry_text(data, project, rng):
+def entry_text(data, project, rng, others):
     rng.choice(data["features"] + data.get("changes", []))["summary"]["en"] += " Edited."
 
 
-def entry_title(data, project, rng):
+def entry_title(data, project, rng, others):
     rng.choice(data["features"] + data.get("changes", []))["title"]["zh"] += "（已修订）"
 
 
@@ -67,7 +70,7 @@ def _labeled(data) -> list[dict]:
     return [entry for entry in data["features"] if entry.get("stability") and not entry.get("stability_stated_in")]
 
 
-def entry_level(data, project, rng):
+def entry_level(data, project, rng, others):
     if not _labeled(data):
         return False
     entry = rng.choice(_labeled(data))
@@ -77,40 +80,105 @@ def entry_level(data, project, rng):
     entry["stability"] = others[0]
 
 
-def level_removed(data, project, rng):
+def level_removed(data, project, rng, others):
     if not _labeled(data):
         return False
     del rng.choice(_labeled(data))["stability"]
 
 
-def release_fields(data, project, rng):
+def release_fields(data, project, rng, others):
     data["title"]["en"] += " (edited)"
     data["summary"]["zh"] += "已修订。"
 
 
-def release_date(data, project, rng):
+def release_date(data, project, rng, others):
     data["date"] = str(data["date"])[:4] + "-01"
 
 
-def apis_added(data, project, rng):
+def apis_added(data, project, rng, others):
     rng.choice(data["features"]).setdefault("apis", []).append("torch.edited_api")
 
 
-def highlight_dropped(data, project, rng):
+def highlight_dropped(data, project, rng, others):
     if not data.get("highlights"):
         return False
     data["highlights"] = data["highlights"][1:]
 
 
-def parent_dropped(data, project, rng):
+def parent_dropped(data, project, rng, others):
     parts = [entry for entry in data["features"] if entry.get("part_of")]
     if not parts:
         return False
     del rng.choice(parts)["part_of"]
 
 
+def entry_added(data, project, rng, others):
+    """A feature of another release gets an entry in this one too, a step of its lifecycle: the
+    pages showing this release did not link to that feature's page before."""
+    here = {entry["id"] for entry in data["features"] + data.get("changes", [])}
+    candidates = sorted(feature_id for feature_id in others.features if feature_id not in here)
+    if not candidates:
+        return False
+    feature_id = rng.choice(candidates)
+    other = others.features[feature_id]
+    data["features"].append({
+        "id": feature_id,
+        "name": other.get("name") or {"en": f"The {feature_id} feature", "zh": f"{feature_id} 功能"},
+        "kind": "improvement",
+        "area": other["area"],
+        "title": {"en": f"{feature_id} improves again", "zh": f"{feature_id} 再次改进"},
+        "summary": {"en": "An entry added by the edit.", "zh": "这一条目是编辑时加上的。"},
+    })  # fmt: skip
+
+
+def entry_dropped(data, project, rng, others):
+    """An entry is removed from this release; its feature keeps the entries other releases have."""
+    parents = {entry.get("part_of") for entry in data["features"]}
+    candidates = [
+        position
+        for position, entry in enumerate(data["features"])
+        if entry["id"] in others.features
+        and entry["id"] not in parents
+        and (others.features[entry["id"]].get("name") or not entry.get("name"))
+    ]
+    if not candidates:
+        return False
+    dropped = data["features"].pop(rng.choice(candidates))
+    if dropped["id"] in data.get("highlights", []):
+        data["highlights"].remove(dropped["id"])
+
+
+def effect_moved(data, project, rng, others):
+    """A change announced here takes effect in another later release than it said: that release's
+    sections did not list it before."""
+    announced = [entry for entry in data.get("changes", []) if entry.get("takes_effect")]
+    if not announced:
+        return False
+    entry = rng.choice(announced)
+    later = [v for v in others.versions if version_key(v) > version_key(data["version"]) and v != entry["takes_effect"]]
+    if not later:
+        return False
+    entry["takes_effect"] = rng.choice(later)
+
+
 EDITS = [entry_text, entry_title, entry_level, level_removed, release_fields, release_date, apis_added,
-         highlight_dropped, parent_dropped]  # fmt: skip
+         highlight_dropped, parent_dropped, entry_added, entry_dropped, effect_moved]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Others:
+    """What the release files other than the edited one have."""
+
+    features: dict[str, dict]  # {feature id: its entry}
+    versions: list[str]
+
+
+def _others(releases: dict[Path, dict], edited: Path) -> Others:
+    others = [release for path, release in releases.items() if path != edited]
+    return Others(
+        {entry["id"]: entry for release in others for entry in release["features"]},
+        [str(release["version"]) for release in others],
+    )
 
 
 def _rng(edit, release: str) -> random.Random:
@@ -134,7 +202,7 @@ def _edits_that_apply() -> list:
             applied = 0
             for edit in EDITS:
                 for path, release in releases.items():
-                    if edit(copy.deepcopy(release), project, _rng(edit, path.name)) is False:
+                    if edit(copy.deepcopy(release), project, _rng(edit, path.name), _others(releases, path)) is False:
                         continue
                     lang = ("en", "zh")[applied % 2]
                     name = f"{source}-{edit.__name__}-{path.stem}-{lang}"
@@ -178,7 +246,8 @@ def test_an_edit_renders_the_pages_a_whole_render_gives(served, source, edit, re
     path = data_dir / release
     original = path.read_text(encoding="utf-8")
     data = yaml.safe_load(original)
-    assert edit(data, project, _rng(edit, release)) is not False
+    releases = {file: yaml.safe_load(file.read_text(encoding="utf-8")) for file in sorted(data_dir.glob("[0-9]*.yaml"))}
+    assert edit(data, project, _rng(edit, release), _others(releases, path)) is not False
     generated_pages.generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
     _write(path, data)
     try:

@@ -60,7 +60,7 @@ class _Written:
     paths: tuple[str, ...]  # every page's path, in the order of pages.pages
     links: dict[str, frozenset[str]]  # {page path: the page paths it links to}
     rendered: dict[str, RenderedPage]  # {page path: the page as rendered}
-    references: dict[str, tuple]  # {feature id: its references to other features} (incremental.cross_references)
+    references: dict[tuple[str, str], tuple]  # each page's references to others (incremental.cross_references)
 
 
 def generate_language(
@@ -75,7 +75,7 @@ def generate_language(
     change = None if written is None or written.paths != paths else what_changed(written.data, knowledge_base.data)
     references = cross_references(catalog)
     if change is not None:
-        change = change.with_features(changed_references(written.references, references))
+        change = change.with_references(changed_references(written.references, references))
     if change is None:
         rows.clear()
         rendered = render_pages(catalog, lang, site_url, rows=rows)
@@ -83,7 +83,7 @@ def generate_language(
         links, made = rendered.links, rendered.pages
     else:
         only = pages_to_render(page_list, change, written.links)
-        rows.forget(change.features, change.pages)
+        rows.forget(change.features | change.pages, change.shown_elsewhere)
         rendered = render_pages(catalog, lang, site_url, only=only, rows=rows)
         _make_folders((docs_dir / lang / path for path in rendered.texts), docs_dir)
         for path, text in rendered.texts.items():

@@ -9,7 +9,8 @@ the release's page when the release's own fields changed (its title, date, summa
 only its entries: a page linking to a release shows those fields of it, and of its entries only
 those of features it shows, whose pages it links to. What an edit makes a feature's page show of
 another feature (a part, the feature it is part of, a related feature through an API name) it did
-not link to before is found by comparing each feature's references to others before and after
+not link to before, or a release's sections of a change announced earlier that now takes effect
+in it, is found by comparing each page's references to others before and after
 (cross_references). Pages that show the
 whole history (the indexes, the changelog, the level and upgrade pages: a fixed number,
 whatever its length) are rendered again after any edit. Anything else (project.yaml, the
@@ -50,9 +51,12 @@ class Change:
         """The paths of those releases' and features' pages."""
         return {*map(release_path, self.releases), *map(feature_path, self.features)}
 
-    def with_features(self, features: set[str]) -> Change:
-        """This change, and the pages of `features` changed too."""
-        return Change(self.releases, self.features | features, self.release_fields)
+    def with_references(self, changed: set[tuple[str, str]]) -> Change:
+        """This change, and the pages whose references to others changed (changed_references):
+        ("feature", id) and ("release", version)."""
+        features = {name for kind, name in changed if kind == "feature"}
+        releases = {name for kind, name in changed if kind == "release"}
+        return Change(self.releases | releases, self.features | features, self.release_fields)
 
     @property
     def shown_elsewhere(self) -> set[str]:
@@ -81,25 +85,32 @@ def what_changed(old: ValidatedData, new: ValidatedData) -> Change | None:
     return Change(frozenset(releases), frozenset(features), frozenset(release_fields))
 
 
-def cross_references(catalog: Catalog) -> dict[str, tuple]:
-    """{feature id: what its page shows of other features, besides what they link to it for}: the
-    feature it is part of, its parts, and its relations (Catalog.relations). Compared before and
-    after an edit (changed_references): a reference the edit made is on a page that did not link
-    to that feature before, so links alone would not say to render it again."""
+def cross_references(catalog: Catalog) -> dict[tuple[str, str], tuple]:
+    """{("feature", id) or ("release", version): what its page, and its section or row in the
+    overviews, shows of other releases' data, besides what links to it}: a feature's parent, its
+    parts and its relations (Catalog.relations); a release's changes announced earlier that take
+    effect in it (Release.taking_effect). Compared before and after an edit (changed_references):
+    a reference the edit made is on a page that did not link to that feature before, so links
+    alone would not say to render it again."""
     relations = catalog.relations
-    return {
-        feature_id: (
+    features = {
+        ("feature", feature_id): (
             feature.parent.id if feature.parent else None,
             tuple(part.id for part in feature.parts),
             tuple((r.kind, r.api, r.other.id, r.replacement) for r in relations.get(feature_id, ())),
         )
         for feature_id, feature in catalog.features.items()
     }
+    releases = {
+        ("release", release.version): tuple((entry.release.version, entry.id) for entry in release.taking_effect)
+        for release in catalog.releases
+    }
+    return features | releases
 
 
-def changed_references(old: dict[str, tuple], new: dict[str, tuple]) -> set[str]:
-    """The features whose references to others (cross_references) differ."""
-    return {feature_id for feature_id in old.keys() | new.keys() if old.get(feature_id) != new.get(feature_id)}
+def changed_references(old: dict[tuple[str, str], tuple], new: dict[tuple[str, str], tuple]) -> set[tuple[str, str]]:
+    """The features and releases whose references to others (cross_references) differ."""
+    return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}
 
 
 def _changed_features(old: LoadedRelease, new: LoadedRelease) -> set[str]:

@@ -398,12 +398,14 @@ class Rows(dict[tuple[str, str, str, str, str], tuple[Markup, frozenset[str]]]):
     `serve`, an edit renders again the rows of what it changed, not the thousands of others. Kept
     by the caller of render_pages between its renders (generate.py)."""
 
-    def forget(self, features: Collection[str], pages: Collection[str]) -> None:
-        """These features and these pages changed: the rows of those features are rendered again,
-        and every row that links to one of those pages (a changelog section links to its release
-        page and to the page of each feature it lists, which show all of their data)."""
-        changed = frozenset(pages)
-        for key in [key for key, (_, links) in self.items() if key[-1] in features or links & changed]:
+    def forget(self, shown: Collection[str], shown_elsewhere: Collection[str]) -> None:
+        """An edit changed what these rows show: the rows of `shown` (changed features' ids and
+        changed pages' paths: a changelog section is its release page's row) are rendered again,
+        and every row linking to a page of `shown_elsewhere`, whose change the pages linking to it
+        show (incremental.Change.shown_elsewhere). A row linking to a release page whose entries
+        alone changed is kept: it shows of them only those of the features it links to."""
+        shown, linked = frozenset(shown), frozenset(shown_elsewhere)
+        for key in [key for key, (_, links) in self.items() if key[-1] in shown or not linked.isdisjoint(links)]:
             del self[key]
 
 
@@ -428,7 +430,9 @@ class _PageHelpers:
         self.languages = languages or (lang,)  # the knowledge base's: the first's pages have no prefix
         self.url_lang = url_lang or lang  # the language prefix of permanent links
         self.badges: dict[tuple[str, str], Markup] = {} if badges is None else badges
-        self.linked: set[str] = set()  # the pages this page links to
+        # the pages this page links to, or shows data of without a link (a part's event names the
+        # feature it is part of): incremental.py renders it again when one of them changes
+        self.linked: set[str] = set()
         self.headings: list[Heading] = []  # the page's headings, as `heading` wrote them
         self.rows = Rows() if rows is None else rows
         self._about_levels: Markup | None = None
@@ -461,6 +465,7 @@ class _PageHelpers:
             "upgrade_path": UPGRADE,
             "upgrade_href": self.upgrade_href,
             "redirect_href": self.redirect_href,
+            "depends_on_entries": self.depends_on_entries,
             "badge": self.badge,
             "short_badge": self.short_badge,
             "change_badge": self.change_badge,
@@ -542,6 +547,13 @@ class _PageHelpers:
     def href(self, to_path: str, anchor: str = "") -> Markup:
         self.linked.add(to_path)
         return attr(relative_url(self.path, to_path) + (f"#{anchor}" if anchor else ""))
+
+    def depends_on_entries(self, release) -> str:
+        """Note that what is shown depends on every entry of `release`, linked or not (the upgrade
+        view lists only the entries an upgrader must know of: an edit elsewhere in a feature's
+        history can add or remove one); prints nothing."""
+        self.linked.update(feature_path(entry.feature.id) for entry in release.entries)
+        return ""
 
     def upgrade_href(self, old: str, new: str) -> Markup:
         """A link to the upgrade view showing what changed from `old` to `new`."""
@@ -755,9 +767,12 @@ class _PageHelpers:
     def event_text(self, event) -> Markup:
         """'promoted from Experimental to Stable' and the like, in this language."""
         template = self.strings[event.kind_info.text_key]
+        parent = event.feature.parent
+        if parent:
+            self.linked.add(feature_path(parent.id))  # its title is shown, without a link
         names = {
             "before": escape_text(event.before.name[self.lang]) if event.before else "",
             "after": escape_text(event.after.name[self.lang]) if event.after else "",
-            "parent": escape_text(event.feature.parent.title[self.lang]) if event.feature.parent else "",
+            "parent": escape_text(parent.title[self.lang]) if parent else "",
         }
         return Markup(template.format(**names))
