@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from releasekb.site import afterwards
+from releasekb.site import afterwards, search
 
 
 @pytest.fixture
@@ -216,3 +216,24 @@ def test_a_command_is_known_before_a_stop_signal_is_handled(jobs, monkeypatch):
     assert {afterwards.STOP_WORKER, signal.SIGINT, signal.SIGTERM} <= masks[0]
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # unblocked again once it is known
     assert done.returncode == len(before)  # the command itself starts with none of them blocked
+
+
+def test_the_search_pages_give_way_before_each_page_is_made(tmp_path):
+    """Making each page's HTML for Pagefind is the index job's Python: at 80 releases, thousands of
+    pages, which made a save's build wait while the job held the interpreter. It gives way before
+    each page, not only before writing one (afterwards.Jobs.give_way)."""
+    steps = []
+
+    class Document(search.SearchDocument):
+        def html(self, lang: str) -> str:
+            steps.append(f"made {self.url}")
+            return super().html(lang)
+
+    documents = [Document(f"page-{n}/", f"Page {n}", "<p>text</p>") for n in range(3)]
+    search._StagedPages(tmp_path / "pages").update(documents, "en", lambda: steps.append("gave way"))
+    assert steps == [step for n in range(3) for step in ("gave way", f"made page-{n}/")]
+    assert sorted(path.parent.name for path in (tmp_path / "pages").glob("*/index.html")) == [
+        "page-0",
+        "page-1",
+        "page-2",
+    ]

@@ -247,7 +247,7 @@ def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
             location = (*location, "part_of")
             if target == feature.id:
                 yield release.document.problem(location, "a feature cannot be part of itself")
-            elif target not in known | here and data.complete:
+            elif target not in known and target not in here and data.complete:
                 yield release.document.problem(
                     location,
                     f"no feature '{target}' in this or an earlier release{suggest(target, known | here)}",

@@ -197,6 +197,9 @@ class WholeSite(Mode):
     def __init__(self, plugin: ReleaseKBPlugin, section: str):
         super().__init__(plugin, section)
         self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
+        # ((languages, site address), {src_uri of a generated page: (its address, its addresses in
+        # each language, its alternates)})
+        self._addresses: tuple = (None, {})
         self.feed: search.PagefindFeed | None = None  # this build's search feed, when the site has a search box
 
     def configure(self, config: MkDocsConfig) -> None:
@@ -331,18 +334,30 @@ class WholeSite(Mode):
         super().on_env(env, config, files)
         root = docs_root(config)
         languages = self.catalog.languages
+        # A generated page's addresses are made of its own address, the languages and the site's
+        # address only (every language has it): kept from build to build while those are the same
+        # (an edit under `serve` makes one build each, of thousands of pages).
+        if self._addresses[0] != (languages, self.root_url):
+            self._addresses = ((languages, self.root_url), {})
+        kept = self._addresses[1]
         for file in files.documentation_pages():
+            generated = file.src_uri in self.html_pages
+            if generated and (known := kept.get(file.src_uri)) and known[0] == file.url:
+                file.page.releasekb_targets, file.page.releasekb_alternates = known[1:]
+                continue
             targets = {}
             for other in languages:
                 # every language has the generated pages (perhaps not written yet: the languages
                 # are generated in parallel); hand-written ones exist when their file does
-                exists = file.src_uri in self.html_pages or (root / other / file.src_uri).is_file()
+                exists = generated or (root / other / file.src_uri).is_file()
                 targets[other] = url_prefix(other, languages) + (file.url if exists else "")
             file.page.releasekb_targets = targets
             # read by the theme's sitemap.xml
             file.page.releasekb_alternates = (
                 [(lang, urljoin(self.root_url, t)) for lang, t in targets.items()] if self.root_url else []
             )
+            if generated:
+                kept[file.src_uri] = (file.url, targets, file.page.releasekb_alternates)
 
         # Compiling the theme's templates costs each build about half a second; Jinja's own cache
         # keeps their compiled code between builds (render.bytecode_cache says how it is kept apart).

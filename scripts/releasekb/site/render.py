@@ -309,9 +309,18 @@ def render_pages(
             tuple((yaml.safe_load(own_front_matter) or {}).items()) if own_front_matter else (),
         )
         links[page.path] = frozenset(helpers.linked)
-    filter_texts = {feature.id: feature.filter_text(lang) for feature in catalog.features.values()}
+    filter_texts = {feature.id: _filter_text(feature, lang, site_url, rows) for feature in catalog.features.values()}
     filter_text = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
     return Rendered(made, links, filter_text)
+
+
+def _filter_text(feature: Feature, lang: str, site_url: str, rows: Rows) -> str:
+    """A feature's text for the features index's filter (Feature.filter_text), kept with the rows:
+    made of the feature's own entries, it is made again when they change (Rows.forget)."""
+    key = (site_url, lang, FILTER_TEXT_FILE, "filter_text", feature.id)
+    if key not in rows:
+        rows[key] = (feature.filter_text(lang), frozenset())
+    return rows[key][0]
 
 
 def _own_front_matter(text: str) -> tuple[str, str]:
@@ -392,11 +401,12 @@ def levels_attribute(feature: Feature) -> str:
     return " ".join(f"{release.version}={state}" for release, state in feature.level_history)
 
 
-class Rows(dict[tuple[str, str, str, str, str], tuple[Markup, frozenset[str]]]):
-    """The overviews' rows, by (site_url, language, page path, macro, what the row shows: a feature
-    id, or the path of the release page whose section it is), with the pages each links to: under
-    `serve`, an edit renders again the rows of what it changed, not the thousands of others. Kept
-    by the caller of render_pages between its renders (generate.py)."""
+class Rows(dict[tuple[str, str, str, str, str], tuple[str, frozenset[str]]]):
+    """The overviews' rows (HTML), by (site_url, language, page path, macro, what the row shows: a
+    feature id, or the path of the release page whose section it is), with the pages each links
+    to: under `serve`, an edit renders again the rows of what it changed, not the thousands of
+    others. The features' texts for the index's filter are kept here too (_filter_text). Kept by
+    the caller of render_pages between its renders (generate.py)."""
 
     def forget(self, shown: Collection[str], shown_elsewhere: Collection[str]) -> None:
         """An edit changed what these rows show: the rows of `shown` (changed features' ids and

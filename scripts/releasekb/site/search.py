@@ -480,17 +480,18 @@ class _StagedPages:
     def update(self, documents: list[SearchDocument], lang: str, give_way: Callable[[], None]) -> Path:
         if self.record is not None:
             self.record.unlink(missing_ok=True)
-        wanted = {document.url: document.html(lang) for document in documents}
-        digests = {url: hashlib.sha1(page_html.encode("utf-8")).hexdigest() for url, page_html in wanted.items()}
-        for url in self.written.keys() - wanted.keys():
-            (self.root / url / "index.html").unlink(missing_ok=True)
-        for url, page_html in wanted.items():
-            give_way()
-            if self.written.get(url) != digests[url]:
-                target = self.root / url / "index.html"
+        digests = {}
+        for document in documents:
+            give_way()  # before each page's HTML is made, not only before it is written: a build goes first
+            page_html = document.html(lang)
+            digest = digests[document.url] = hashlib.sha1(page_html.encode("utf-8")).hexdigest()
+            if self.written.get(document.url) != digest:
+                target = self.root / document.url / "index.html"
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with open(target, "w", encoding="utf-8", opener=no_follow) as page:
                     page.write(page_html)
+        for url in self.written.keys() - digests.keys():
+            (self.root / url / "index.html").unlink(missing_ok=True)
         self.written = digests
         if self.record is not None:
             self.record.write_text(json.dumps(digests, separators=(",", ":")), encoding="utf-8")
