@@ -454,3 +454,33 @@ def test_after_an_edit_only_the_changed_file_is_read_again_by_the_per_file_check
         load_data(data, loaded)
     assert {version for _, version in read} == {"2.0"}
     assert any("1.1.yaml" in str(p) and "contains Chinese characters" in str(p) for p in raised.value.problems)
+
+
+def test_a_rule_of_one_release_at_a_time_checks_again_only_the_changed_file(tmp_path):
+    """The rules that read one release file at a time (one_release_at_a_time) keep each file's
+    problems with its loaded object: after a save, only the saved file is checked again, and the
+    problems of the others are still reported."""
+    from releasekb.common.problems import Problem
+    from releasekb.kb import rules
+    from releasekb.kb.validate import LoadedReleases, load_data
+
+    checked = []
+
+    @rules.one_release_at_a_time
+    def every_release_has_a_problem(release, project):
+        checked.append(release.record.version)
+        yield Problem(release.document.display_path, 1, 1, "version", f"seen {release.record.version}")
+
+    data = fixture_data(tmp_path / "data")
+    loaded = LoadedReleases()
+    first = [str(problem) for problem in every_release_has_a_problem(load_data(data, loaded))]
+    assert checked == ["1.0", "1.1", "2.0"] and len(first) == 3
+    checked.clear()
+    release = data / "1.1.yaml"
+    release.write_text(release.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = [str(problem) for problem in every_release_has_a_problem(load_data(data, loaded))]
+    assert checked == ["1.1"]
+    assert again == first
+    # the rules of one release at a time in RULES are such rules
+    per_release = [rule for rule in rules.RULES if getattr(rule, "__wrapped__", None) is not None]
+    assert {rule.__name__ for rule in per_release} >= {"titles_are_unique_in_release", "changes_take_effect_later"}

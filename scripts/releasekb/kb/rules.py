@@ -8,6 +8,7 @@ is valid, so they may rely on the typed records.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterator
 
@@ -27,12 +28,31 @@ from releasekb.kb.model import (
     ChangeEntry,
     FeatureEntry,
     GlossaryTerm,
+    ProjectFile,
     code_language,
     suggested_code_section,
 )
 from releasekb.kb.urls import feature_path, level_path, reserved_name
 
 Rule = Callable[[ValidatedData], Iterator[Problem]]
+
+
+def one_release_at_a_time(check: Callable[[LoadedRelease, ProjectFile], Iterator[Problem]]) -> Rule:
+    """A rule that reads one release file (and project.yaml) at a time: each file's problems are
+    kept with its loaded object (kept.py), so under `serve` an edit checks again only the files
+    it changed, not the 80 of a long history."""
+
+    @functools.wraps(check)
+    def rule(data: ValidatedData) -> Iterator[Problem]:
+        for release in data.releases:
+            work = functools.partial(_problems, check, release, data.project)
+            yield from kept(check.__name__, release, data.project, work)
+
+    return rule
+
+
+def _problems(check, release: LoadedRelease, project: ProjectFile) -> tuple[Problem, ...]:
+    return tuple(check(release, project))
 
 
 def file_name_matches_version(data: ValidatedData) -> Iterator[Problem]:
@@ -84,30 +104,29 @@ def scheme_labels_are_defined(data: ValidatedData) -> Iterator[Problem]:
                 yield data.project_document.problem(("stability", "schemes", scheme, i), not_one_of(label, labels))
 
 
-def ids_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
-    for release in data.releases:
-        seen: dict[str, Location] = {}
-        for location, entry in entries(release):
-            if entry.id in seen:
-                first = release.document.position((*seen[entry.id], "id"))
-                yield release.document.problem(
-                    (*location, "id"),
-                    f"duplicate id '{entry.id}' (already used at line {first.line}); "
-                    "one release describes a feature once",
-                )
-            else:
-                seen[entry.id] = location
+@one_release_at_a_time
+def ids_are_unique_in_release(release: LoadedRelease, project: ProjectFile) -> Iterator[Problem]:
+    seen: dict[str, Location] = {}
+    for location, entry in entries(release):
+        if entry.id in seen:
+            first = release.document.position((*seen[entry.id], "id"))
+            yield release.document.problem(
+                (*location, "id"),
+                f"duplicate id '{entry.id}' (already used at line {first.line}); one release describes a feature once",
+            )
+        else:
+            seen[entry.id] = location
 
 
-def ids_are_not_reserved_anchors(data: ValidatedData) -> Iterator[Problem]:
-    for release in data.releases:
-        for location, entry in entries(release):
-            if entry.id in RESERVED_ANCHORS or entry.id.startswith(RESERVED_ANCHOR_PREFIX):
-                yield release.document.problem(
-                    (*location, "id"),
-                    f"'{entry.id}' is reserved for a section of the release page "
-                    f"({', '.join(RESERVED_ANCHORS)}, {RESERVED_ANCHOR_PREFIX}...); choose another id",
-                )
+@one_release_at_a_time
+def ids_are_not_reserved_anchors(release: LoadedRelease, project: ProjectFile) -> Iterator[Problem]:
+    for location, entry in entries(release):
+        if entry.id in RESERVED_ANCHORS or entry.id.startswith(RESERVED_ANCHOR_PREFIX):
+            yield release.document.problem(
+                (*location, "id"),
+                f"'{entry.id}' is reserved for a section of the release page "
+                f"({', '.join(RESERVED_ANCHORS)}, {RESERVED_ANCHOR_PREFIX}...); choose another id",
+            )
 
 
 def names_are_free_for_pages(data: ValidatedData) -> Iterator[Problem]:
@@ -210,30 +229,30 @@ def borrowed_levels_cite_their_source(data: ValidatedData) -> Iterator[Problem]:
                 )
 
 
-def titles_are_unique_in_release(data: ValidatedData) -> Iterator[Problem]:
-    for release in data.releases:
-        for lang in data.project.languages:
-            seen: dict[str, str] = {}
-            for location, entry in entries(release):
-                if entry.title.get(lang) is None:  # not yet translated (untranslated: fallback)
-                    continue
-                title = entry.title[lang].strip().casefold()
-                if title in seen:
-                    yield release.document.problem(
-                        (*location, "title", lang),
-                        f"the same title is already used by '{seen[title]}'; give each entry its own",
-                    )
-                seen.setdefault(title, entry.id)
-
-
-def highlights_exist(data: ValidatedData) -> Iterator[Problem]:
-    for release in data.releases:
-        ids = [entry.id for _, entry in entries(release)]
-        for i, highlight in enumerate(release.record.highlights):
-            if highlight not in ids and release.complete:
+@one_release_at_a_time
+def titles_are_unique_in_release(release: LoadedRelease, project: ProjectFile) -> Iterator[Problem]:
+    for lang in project.languages:
+        seen: dict[str, str] = {}
+        for location, entry in entries(release):
+            if entry.title.get(lang) is None:  # not yet translated (untranslated: fallback)
+                continue
+            title = entry.title[lang].strip().casefold()
+            if title in seen:
                 yield release.document.problem(
-                    ("highlights", i), f"no entry with id '{highlight}' in this release{suggest(highlight, ids)}"
+                    (*location, "title", lang),
+                    f"the same title is already used by '{seen[title]}'; give each entry its own",
                 )
+            seen.setdefault(title, entry.id)
+
+
+@one_release_at_a_time
+def highlights_exist(release: LoadedRelease, project: ProjectFile) -> Iterator[Problem]:
+    ids = [entry.id for _, entry in entries(release)]
+    for i, highlight in enumerate(release.record.highlights):
+        if highlight not in ids and release.complete:
+            yield release.document.problem(
+                ("highlights", i), f"no entry with id '{highlight}' in this release{suggest(highlight, ids)}"
+            )
 
 
 def part_of_refers_to_earlier_feature(data: ValidatedData) -> Iterator[Problem]:
@@ -327,19 +346,19 @@ def undescribed_releases_are_not_described(data: ValidatedData) -> Iterator[Prob
             )
 
 
-def changes_take_effect_later(data: ValidatedData) -> Iterator[Problem]:
+@one_release_at_a_time
+def changes_take_effect_later(release: LoadedRelease, project: ProjectFile) -> Iterator[Problem]:
     """`takes_effect` is for a change that a release announces for a later one: at or before the
     announcing release it would say nothing the release itself does not."""
-    for release in data.releases:
-        version = release.record.version
-        for location, entry in entries(release):
-            effect = getattr(entry, "takes_effect", None)
-            if effect is not None and version_key(effect) <= version_key(version):
-                yield release.document.problem(
-                    (*location, "takes_effect"),
-                    f"'{effect}' is not after {version}, the release that announces the change: write a later "
-                    "release, or remove `takes_effect` when the change takes effect in this release",
-                )
+    version = release.record.version
+    for location, entry in entries(release):
+        effect = getattr(entry, "takes_effect", None)
+        if effect is not None and version_key(effect) <= version_key(version):
+            yield release.document.problem(
+                (*location, "takes_effect"),
+                f"'{effect}' is not after {version}, the release that announces the change: write a later "
+                "release, or remove `takes_effect` when the change takes effect in this release",
+            )
 
 
 def lifecycles_have_a_name(data: ValidatedData) -> Iterator[Problem]:
@@ -442,17 +461,17 @@ def api_names(entry: FeatureEntry | ChangeEntry) -> Iterator[tuple[Location, str
             yield ("apis", i, "replacement"), api.replacement, "any"
 
 
-def drop_in_goes_with_a_replacement(data: ValidatedData) -> Iterator[Problem]:
+@one_release_at_a_time
+def drop_in_goes_with_a_replacement(release: LoadedRelease, project: ProjectFile) -> Iterator[Problem]:
     """`drop_in` says how `replacement` replaces the API: without a replacement it says nothing."""
-    for release in data.releases:
-        for location, entry in entries(release):
-            for i, api in enumerate(entry.apis):
-                if not isinstance(api, str) and api.drop_in is not None and api.replacement is None:
-                    yield release.document.problem(
-                        (*location, "apis", i, "drop_in"),
-                        "`drop_in` says whether `replacement` can be swapped in as it is, and this API names no "
-                        "replacement: add `replacement` or remove `drop_in`",
-                    )
+    for location, entry in entries(release):
+        for i, api in enumerate(entry.apis):
+            if not isinstance(api, str) and api.drop_in is not None and api.replacement is None:
+                yield release.document.problem(
+                    (*location, "apis", i, "drop_in"),
+                    "`drop_in` says whether `replacement` can be swapped in as it is, and this API names no "
+                    "replacement: add `replacement` or remove `drop_in`",
+                )
 
 
 def apis_are_qualified_code_names(data: ValidatedData) -> Iterator[Problem]:
