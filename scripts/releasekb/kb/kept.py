@@ -21,7 +21,7 @@ def kept(what: Hashable, release: LoadedRelease, depends_on: object, work: Calla
     """work()'s result for `release`, kept in it under `what`: the kept one while `depends_on`
     (anything else the work reads: the project, a language) is equal, else work() again."""
     found = release.worked_out.get(what)
-    if found is not None and found[0] == depends_on:
+    if found is not None and (found[0] is depends_on or found[0] == depends_on):
         return found[1]
     result = work()
     release.worked_out[what] = (depends_on, result)

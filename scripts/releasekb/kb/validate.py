@@ -351,6 +351,8 @@ def load_data(source: Path | DataFiles, loaded: LoadedReleases | None = None) ->
         context_for=functools.partial(project_context, data_dir=data_dir),
     )
 
+    if loaded is not None and project is not None:
+        project = loaded.same_project(project)
     releases: list[LoadedRelease] = []
     names = read.release_names
     if not names and not problems:
@@ -436,6 +438,15 @@ class LoadedReleases:
     def __init__(self):
         # {resolved path: (the file's bytes and display path, the project, the problems found, the release)}
         self._loaded: dict[str, tuple] = {}
+        self._project: ProjectFile | None = None
+
+    def same_project(self, project: ProjectFile) -> ProjectFile:
+        """The project loaded before when `project` equals it, else `project`: what is kept for a
+        release file (here and in kept.py) then tells the project is unchanged by identity, not
+        by comparing it whole again for every file and rule."""
+        if self._project is None or self._project != project:
+            self._project = project
+        return self._project
 
     def load(
         self, path: Path, content: bytes, problems: list[Problem], project: ProjectFile | None
@@ -443,7 +454,8 @@ class LoadedReleases:
         """_load_release, remembered while the file's bytes and the project are unchanged."""
         key, before = str(path.resolve()), (content, display_path(path))
         remembered = self._loaded.get(key)
-        if remembered is not None and remembered[0] == before and remembered[1] == project:
+        same_project = remembered is not None and (remembered[1] is project or remembered[1] == project)
+        if same_project and remembered[0] == before:
             problems.extend(remembered[2])
             return remembered[3]
         found: list[Problem] = []

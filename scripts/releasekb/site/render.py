@@ -309,18 +309,24 @@ def render_pages(
             tuple((yaml.safe_load(own_front_matter) or {}).items()) if own_front_matter else (),
         )
         links[page.path] = frozenset(helpers.linked)
-    filter_texts = {feature.id: _filter_text(feature, lang, site_url, rows) for feature in catalog.features.values()}
-    filter_text = json.dumps(filter_texts, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return Rendered(made, links, filter_text)
+    # {"id":"text",...}, as json.dumps writes the dict (ensure_ascii=False, no spaces)
+    members = ",".join(_filter_member(feature, lang, site_url, rows) for feature in catalog.features.values())
+    return Rendered(made, links, "{" + members + "}\n")
 
 
-def _filter_text(feature: Feature, lang: str, site_url: str, rows: Rows) -> str:
-    """A feature's text for the features index's filter (Feature.filter_text), kept with the rows:
-    made of the feature's own entries, it is made again when they change (Rows.forget)."""
+def _filter_member(feature: Feature, lang: str, site_url: str, rows: Rows) -> str:
+    """A feature's member of FILTER_TEXT_FILE's JSON object: its id and its text for the features
+    index's filter (Feature.filter_text). Kept with the rows: made of the feature's own entries,
+    it is made again when they change (Rows.forget)."""
     key = (site_url, lang, FILTER_TEXT_FILE, "filter_text", feature.id)
     if key not in rows:
-        rows[key] = (feature.filter_text(lang), frozenset())
+        member = _json_text(feature.id) + ":" + _json_text(feature.filter_text(lang))
+        rows[key] = (member, frozenset())
     return rows[key][0]
+
+
+def _json_text(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _own_front_matter(text: str) -> tuple[str, str]:
