@@ -237,3 +237,24 @@ def test_the_search_pages_give_way_before_each_page_is_made(tmp_path):
         "page-1",
         "page-2",
     ]
+
+
+@pytest.mark.parametrize("output", ["json_api", "badges", "inventory"])
+def test_an_output_of_thousands_of_features_gives_way_in_steps(tmp_path, output):
+    """Under `serve` the outputs are written by the jobs' thread, whose Python shares the worker's
+    interpreter with the next save's build: badges, the API's features and the inventory give way
+    every few hundred features, not once per output, and make the same files either way."""
+    from releasekb.bench.corpus import Corpus
+    from releasekb.kb.pipeline import load_catalog
+    from releasekb.site import outputs
+
+    Corpus(8, 120, seed=5).write(tmp_path / "releases")
+    catalog = load_catalog(tmp_path / "releases")
+    assert len(catalog.features) > 600
+    module = getattr(outputs, output)
+    steps = []
+    made = module.files(catalog, "en", "", lambda: steps.append(1))
+    # every few hundred features; the API besides before and after each of its documents
+    per_document = 2 * len(catalog.releases) if output == "json_api" else 0
+    assert len(steps) >= len(catalog.features) // 200 + per_document
+    assert made == module.files(catalog, "en", "")

@@ -10,10 +10,16 @@ its rank: higher is more stable, null for unlabeled).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from releasekb.kb.catalog import Catalog, Entry, Event, Feature, Level, Release
 from releasekb.kb.urls import API_SCHEMA, API_SCHEMA_VERSION, feature_path, page_url, permanent_urls, release_path
+
+
+def _go_on() -> None:
+    """give_way outside a job of `serve`'s: nothing to wait for."""
+
 
 SCHEMA_VERSION = API_SCHEMA_VERSION
 SCHEMA_FILE = Path(__file__).parent / "api_schema.json"
@@ -127,8 +133,11 @@ def _document(catalog: Catalog, **content) -> dict:
     }
 
 
-def features_document(catalog: Catalog, features: list[Feature], site_url: str) -> dict:
-    return _document(catalog, features=[feature_record(f, site_url) for f in features])
+def features_document(
+    catalog: Catalog, features: list[Feature], site_url: str, give_way: Callable[[], None] = _go_on
+) -> dict:
+    """give_way: called every few hundred features (under `serve`, a rebuild goes first)."""
+    return _document(catalog, features=[feature_record(f, site_url) for f in _in_steps(features, give_way)])
 
 
 def release_document(catalog: Catalog, release: Release, site_url: str) -> dict:
@@ -139,11 +148,18 @@ def releases_document(catalog: Catalog, site_url: str) -> dict:
     return _document(catalog, releases=[release_record(r, site_url) for r in catalog.releases])
 
 
-def changelog_document(catalog: Catalog, site_url: str) -> dict:
+def changelog_document(catalog: Catalog, site_url: str, give_way: Callable[[], None] = _go_on) -> dict:
     """Every changelog event, newest release first, in changelog order within a release."""
-    return _document(
-        catalog, events=[event_record(ev, site_url) for r in catalog.releases_newest_first for ev in r.events]
-    )
+    events = (event for release in catalog.releases_newest_first for event in release.events)
+    return _document(catalog, events=[event_record(event, site_url) for event in _in_steps(events, give_way)])
+
+
+def _in_steps(items: Iterable, give_way: Callable[[], None]) -> Iterator:
+    """The items, with give_way() before every few hundred: a few milliseconds of work each."""
+    for number, item in enumerate(items):
+        if number % 200 == 0:
+            give_way()
+        yield item
 
 
 def to_json(document: dict, *, compact: bool = False) -> bytes:

@@ -29,7 +29,7 @@ def wanted(catalog: Catalog, lang: str, section: bool) -> bool:
 
 
 def files(catalog: Catalog, lang: str, site_url: str, give_way: Callable[[], None] = go_on) -> dict[str, bytes]:
-    return badges(catalog, lang)
+    return badges(catalog, lang, give_way)
 
 
 def paths(catalog: Catalog, lang: str, site_url: str) -> set[str]:
@@ -68,8 +68,16 @@ def _text_width(text: str) -> int:
     return sum(12 if is_wide(c) else 7 for c in text) + 10
 
 
-def badges(catalog: Catalog, lang: str) -> dict[str, bytes]:
-    return {badge_path(feature.id): badge(feature, lang) for feature in catalog.features.values()}
+def badges(catalog: Catalog, lang: str, give_way: Callable[[], None] = go_on) -> dict[str, bytes]:
+    made = {}
+    for number, feature in enumerate(catalog.features.values()):
+        if number % _BADGES_BETWEEN_STEPS == 0:
+            give_way()  # thousands of badges at 80 releases: a build under `serve` goes first
+        made[badge_path(feature.id)] = badge(feature, lang)
+    return made
+
+
+_BADGES_BETWEEN_STEPS = 200  # a few milliseconds of work
 
 
 def badge(feature: Feature, lang: str) -> bytes:

@@ -21,7 +21,7 @@ def wanted(catalog: Catalog, lang: str, section: bool) -> bool:
 
 
 def files(catalog: Catalog, lang: str, site_url: str, give_way: Callable[[], None] = go_on) -> dict[str, bytes]:
-    return {INVENTORY: inventory(catalog, lang)}
+    return {INVENTORY: inventory(catalog, lang, give_way)}
 
 
 def paths(catalog: Catalog, lang: str, site_url: str) -> set[str]:
@@ -41,7 +41,7 @@ def inventory_field(text: str) -> str:
     return visible(" ".join(text.split()))
 
 
-def inventory(catalog: Catalog, lang: str) -> bytes:
+def inventory(catalog: Catalog, lang: str, give_way: Callable[[], None] = go_on) -> bytes:
     """A Sphinx inventory (objects.inv, as `std:label` entries) of every feature and release,
     so Sphinx (intersphinx) and mkdocstrings (autorefs) projects can cross-reference them."""
     import sphobjinv
@@ -54,7 +54,9 @@ def inventory(catalog: Catalog, lang: str) -> bytes:
         for r in catalog.releases
     ]
     entries += [(inventory_name("feature", f.id), feature_path(f.id), f.title[lang]) for f in catalog.features.values()]
-    for name, path, dispname in entries:
+    for number, (name, path, dispname) in enumerate(entries):
+        if number % _ENTRIES_BETWEEN_STEPS == 0:
+            give_way()  # thousands of entries at 80 releases: a build under `serve` goes first
         inv.objects.append(
             sphobjinv.DataObjStr(
                 name=inventory_field(name),
@@ -65,4 +67,8 @@ def inventory(catalog: Catalog, lang: str) -> bytes:
                 dispname=inventory_field(dispname),
             )
         )
+    give_way()
     return sphobjinv.compress(inv.data_file(contract=True))
+
+
+_ENTRIES_BETWEEN_STEPS = 200  # a few milliseconds of work

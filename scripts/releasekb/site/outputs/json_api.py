@@ -4,6 +4,7 @@ APIs' index check reads, and the JSON Schemas of the API and of check's report."
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from releasekb.kb import api, api_index, check_schema
@@ -30,15 +31,22 @@ def paths(catalog: Catalog, lang: str, site_url: str) -> set[str]:
 
 
 def api_files(catalog: Catalog, site_url: str, give_way: Callable[[], None] = go_on) -> dict[str, bytes]:
-    documents = {
-        API_FEATURES: api.features_document(catalog, list(catalog.features.values()), site_url),
-        API_RELEASES: api.releases_document(catalog, site_url),
-        API_CHANGELOG: api.changelog_document(catalog, site_url),
-        API_SCHEMA: api.schema(),
-        api_index.INDEX_PATH: api_index.index_document(catalog, site_url),
-        check_schema.SCHEMA_PATH: check_schema.schema(),
+    # each document made, and each written as JSON, as a step of its own: a build under `serve`
+    # goes first (give_way)
+    makers = {
+        API_FEATURES: lambda: api.features_document(catalog, list(catalog.features.values()), site_url, give_way),
+        API_RELEASES: lambda: api.releases_document(catalog, site_url),
+        API_CHANGELOG: lambda: api.changelog_document(catalog, site_url, give_way),
+        API_SCHEMA: api.schema,
+        api_index.INDEX_PATH: lambda: api_index.index_document(catalog, site_url),
+        check_schema.SCHEMA_PATH: check_schema.schema,
     }
     for release in catalog.releases:
+        makers[api_release_path(release.version)] = functools.partial(api.release_document, catalog, release, site_url)
+    made = {}
+    for path, make in makers.items():
         give_way()
-        documents[api_release_path(release.version)] = api.release_document(catalog, release, site_url)
-    return {path: api.to_json(document, compact=True) for path, document in documents.items()}
+        document = make()
+        give_way()
+        made[path] = api.to_json(document, compact=True)
+    return made
