@@ -411,7 +411,7 @@ class Rows(dict[tuple[str, str, str, str, str], tuple[str, frozenset[str]]]):
     """The overviews' rows (HTML), by (site_url, language, page path, macro, what the row shows: a
     feature id, or the path of the release page whose section it is), with the pages each links
     to: under `serve`, an edit renders again the rows of what it changed, not the thousands of
-    others. The features' texts for the index's filter are kept here too (_filter_text). Kept by
+    others. The features' texts for the index's filter are kept here too (_filter_member). Kept by
     the caller of render_pages between its renders (generate.py)."""
 
     def forget(self, shown: Collection[str], shown_elsewhere: Collection[str]) -> None:
