@@ -91,6 +91,54 @@ def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromiu
         assert not [path for path in requested if path.startswith("/zh/")], requested
 
 
+# Pagefind's own code under a module that says in the worker's console each search it is asked
+# for, then asks the real one (the real file, fetched with ?real): a spy, not a stand-in.
+SPIED_PAGEFIND = """
+import * as real from "./pagefind.js?real";
+export * from "./pagefind.js?real";
+export function search(term, options) {
+  console.log("pagefind search: " + term);
+  return real.search(term, options);
+}
+"""
+
+
+def test_the_first_keys_of_a_word_are_looked_up_as_words_not_as_starts(chromium, real_site: Path):
+    """ "d" and "di" are shorter than a word whose start finds the words it starts (PREFIX_LENGTH),
+    so they find a page only where they are words of their own: the worker asks Pagefind for each
+    as an exact word, which reads one chunk of the index. Asked as the start of words, each matched
+    most of the index to find nothing (200 to 400 ms at 80x60), and the next keys' query waited.
+    The whole word is then searched as the start of words, and finds its pages."""
+    with opened(chromium, real_site, "/") as (page, requested):
+        searched: list[str] = []
+
+        def spy(route):
+            if urlsplit(route.request.url).query == "real":
+                route.continue_()
+            else:
+                route.fulfill(body=SPIED_PAGEFIND, content_type="text/javascript")
+
+        page.context.route("**/pagefind/pagefind.js*", spy)
+        page.on("worker", lambda worker: worker.on("console", lambda message: searched.append(message.text)))
+        page.locator(".md-search__input").click()
+        page.evaluate("""() => {
+            window.answers = 0;
+            new MutationObserver(() => window.answers++).observe(
+                document.querySelector('.md-search-result__meta'),
+                {childList: true, characterData: true, subtree: true});
+        }""")
+        for count, typed in enumerate(("d", "i"), start=1):
+            page.keyboard.type(typed)
+            page.wait_for_function("count => window.answers >= count", arg=count)
+            assert page.locator(".md-search-result__item").count() == 0, typed
+        page.keyboard.type("stributed")
+        page.locator(".md-search-result__link").first.wait_for(state="visible")
+    terms = [text.removeprefix("pagefind search: ") for text in searched if text.startswith("pagefind search: ")]
+    assert '"d"' in terms and '"di"' in terms, terms  # each short word, as a word of its own
+    assert "d" not in terms and "di" not in terms, terms  # never as the start of every word it starts
+    assert "distributed" in terms, terms
+
+
 def test_the_worker_loads_pagefind_before_any_message_reaches_it(chromium, real_site: Path):
     """A page hands a new worker its first message only when the page's main thread is free, and a
     reader typing keeps it busy: the worker's address in the page's settings names its bundle,
