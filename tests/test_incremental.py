@@ -35,9 +35,20 @@ def _tree(docs: Path) -> dict[str, str]:
     }
 
 
+# libyaml's reader and writer, as the loader reads (loader.YamlParser): PyYAML's own, in Python,
+# took two thirds of each edit's test, which reads every release file.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _read(path: Path):
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+
+
 def _write(path: Path, data: dict) -> None:
     first_line = path.read_text(encoding="utf-8").partition("\n")[0]  # the schema comment
-    path.write_text(first_line + "\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    text = yaml.dump(data, Dumper=_DUMPER, allow_unicode=True, sort_keys=False)
+    path.write_text(first_line + "\n" + text, encoding="utf-8")
 
 
 # The data edited: the real releases, and a synthetic history with every kind of entry.
@@ -194,10 +205,10 @@ def _edits_that_apply() -> list:
         for source, write in SOURCES.items():
             data_dir = Path(folder) / source
             write(data_dir)
-            project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
+            project = _read(data_dir / "project.yaml")
             # each file read once (every test process collects this): each edit gets its own copy
             releases = {
-                path: yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(data_dir.glob("[0-9]*.yaml"))
+                path: _read(path) for path in sorted(data_dir.glob("[0-9]*.yaml"))
             }
             applied = 0
             for edit in EDITS:
@@ -242,11 +253,11 @@ def served(tmp_path_factory):
 def test_an_edit_renders_the_pages_a_whole_render_gives(served, source, edit, release, lang):
     """One kind of edit to one release, checked against a whole render of the edited data."""
     data_dir, docs, generated_pages = served(source, lang)
-    project = yaml.safe_load((data_dir / "project.yaml").read_text(encoding="utf-8"))
+    project = _read(data_dir / "project.yaml")
     path = data_dir / release
     original = path.read_text(encoding="utf-8")
-    data = yaml.safe_load(original)
-    releases = {file: yaml.safe_load(file.read_text(encoding="utf-8")) for file in sorted(data_dir.glob("[0-9]*.yaml"))}
+    data = yaml.load(original, Loader=_LOADER)
+    releases = {file: _read(file) for file in sorted(data_dir.glob("[0-9]*.yaml"))}
     assert edit(data, project, _rng(edit, release), _others(releases, path)) is not False
     generated_pages.generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
     _write(path, data)
@@ -269,7 +280,7 @@ def test_an_edit_renders_only_what_shows_it(tmp_path):
     Corpus(30, 20, seed=3).write(data_dir)
     catalog = load_catalog(data_dir)
     path = sorted(data_dir.glob("[0-9]*.yaml"))[len(catalog.releases) // 2]
-    release = yaml.safe_load(path.read_text(encoding="utf-8"))
+    release = _read(path)
     release_page = f"releases/{release['version']}.md"
     edited = copy.deepcopy(release)
     entry = next(entry for entry in edited["features"] if not entry.get("part_of"))
@@ -302,7 +313,7 @@ def test_what_may_change_every_page_renders_every_page(data_dir):
     project = data_dir / "project.yaml"
     project.write_text(project.read_text(encoding="utf-8").replace("name:", "name:", 1) + "\n", encoding="utf-8")
     assert incremental.what_changed(before, load_data(data_dir)) == incremental.Change(frozenset(), frozenset())
-    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    data = _read(project)
     first_area = next(iter(data["areas"]))
     data["areas"][first_area]["en"] = "An edited area name"
     _write(project, data)
@@ -319,7 +330,7 @@ def test_an_edit_that_relates_two_features_of_other_releases_renders_both(tmp_pa
     replacement = "torch.Tensor.masked_scatter_"
     before = load_catalog(data_dir)
     path = data_dir / "1.7.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = _read(path)
     provider = data["features"][0]
     assert before.provider_of(replacement) is None or before.provider_of(replacement).id != provider["id"]
     generated_pages = LanguagePages()
