@@ -207,9 +207,7 @@ def _edits_that_apply() -> list:
             write(data_dir)
             project = _read(data_dir / "project.yaml")
             # each file read once (every test process collects this): each edit gets its own copy
-            releases = {
-                path: _read(path) for path in sorted(data_dir.glob("[0-9]*.yaml"))
-            }
+            releases = {path: _read(path) for path in sorted(data_dir.glob("[0-9]*.yaml"))}
             applied = 0
             for edit in EDITS:
                 for path, release in releases.items():

@@ -4,6 +4,8 @@ import pytest
 
 from helpers import fixture_data, line_of, release_file, run_validate
 from releasekb.cli import main
+from releasekb.kb.model import GlossaryTerm
+from releasekb.kb.rules import _TermFinder
 
 
 def only_problem(data, capsys, file):
@@ -138,6 +140,33 @@ def test_glossary_term_must_be_rendered_consistently(tmp_path, capsys):
 def test_glossary_avoided_rendering(tmp_path, capsys):
     data = fixture_data(tmp_path, {"2.0.yaml": [("zh: 小部件可以设置颜色。", "zh: 小部件（挂件）可以设置颜色。")]})
     assert "'挂件' is a wrong rendering of 'widget'" in only_problem(data, capsys, "2.0.yaml")
+
+
+# Texts that do and do not use a term, at the edges of the finder's shortcut: ASCII texts are
+# compared by their lower case before the expression runs, others go to the expression at once.
+GLOSSARY_TEXTS = [
+    "Two Schedulers now",  # plural, capitals
+    "The SCHEDULER.",
+    "rescheduler and scheduler-based",  # inside a word, before a dash: not the term
+    "schedul",
+    "no such word here",
+    "\u017fcheduler",  # a long s, which matches s case-insensitively: not ASCII
+    "Caf\u00c9 scheduler",  # not ASCII, with the term
+    "calls CAF\u00c9 twice",
+    "\u8c03\u5ea6\u5668\u5df2\u66f4\u65b0",  # the Han term
+]
+GLOSSARY_TERMS = [("en", "scheduler"), ("en", "caf\u00e9"), ("en", "C++"), ("zh", "\u8c03\u5ea6\u5668")]
+
+
+@pytest.mark.parametrize(("lang", "word"), GLOSSARY_TERMS)
+def test_the_glossary_finder_says_what_the_terms_expression_says(lang, word):
+    """The glossary rule asks _TermFinder whether a text uses a term; its shortcut must never
+    change the answer of the term's expression (GlossaryTerm.pattern)."""
+    term = GlossaryTerm.model_construct(**{lang: word})
+    finder = _TermFinder(term, lang)
+    for text in [*GLOSSARY_TEXTS, f"uses {word} here", f"uses {word.upper()}S"]:
+        lowered = text.lower() if text.isascii() else None
+        assert finder.used_in(text, lowered) == (term.pattern(lang).search(text) is not None), text
 
 
 def test_chinese_text_must_contain_chinese_and_english_none(tmp_path, capsys):
