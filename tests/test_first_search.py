@@ -66,24 +66,30 @@ def test_the_search_starts_loading_when_the_pointer_is_over_the_box(chromium, re
         assert [path for path in requested if path.endswith(".pf_fragment")]  # the results' pages
 
 
+def type_finding_nothing(page: Page, keys: str) -> None:
+    """Type `keys` into the header search one at a time, each after the answer to the one before
+    (as a slow machine shows them), each answer finding nothing. Material writes its line under
+    the box once per answer, even when its words stay the same ("No matching documents" for "d"
+    and for "di"): each write is counted."""
+    page.evaluate("""() => {
+        window.answers = 0;
+        new MutationObserver(() => window.answers++).observe(
+            document.querySelector('.md-search-result__meta'),
+            {childList: true, characterData: true, subtree: true});
+    }""")
+    for count, typed in enumerate(keys, start=1):
+        page.keyboard.type(typed)
+        page.wait_for_function("count => window.answers >= count", arg=count)
+        assert page.locator(".md-search-result__item").count() == 0, typed
+
+
 def test_the_first_keys_of_a_word_never_fetch_the_other_languages_search(chromium, real_site: Path):
     """ "d" and "di", on the way to "distributed", find nothing here (shorter than a word may be
     to find the words it starts): that is a word being typed, not one to look for in Chinese. Each
     key's answer is waited for, as a slow machine shows it, before the next key."""
     with opened(chromium, real_site, "/") as (page, requested):
         page.locator(".md-search__input").click()
-        # Material writes its line under the box once per answer, even when its words stay the
-        # same ("No matching documents" for "d" and for "di"): each write is counted.
-        page.evaluate("""() => {
-            window.answers = 0;
-            new MutationObserver(() => window.answers++).observe(
-                document.querySelector('.md-search-result__meta'),
-                {childList: true, characterData: true, subtree: true});
-        }""")
-        for count, typed in enumerate(("d", "i"), start=1):
-            page.keyboard.type(typed)
-            page.wait_for_function("count => window.answers >= count", arg=count)
-            assert page.locator(".md-search-result__item").count() == 0, typed
+        type_finding_nothing(page, "di")
         assert not [path for path in requested if path.startswith("/zh/")], requested
         page.keyboard.type("stributed")
         page.locator(".md-search-result__link").first.wait_for(state="visible")
@@ -121,16 +127,7 @@ def test_the_first_keys_of_a_word_are_looked_up_as_words_not_as_starts(chromium,
         page.context.route("**/pagefind/pagefind.js*", spy)
         page.on("worker", lambda worker: worker.on("console", lambda message: searched.append(message.text)))
         page.locator(".md-search__input").click()
-        page.evaluate("""() => {
-            window.answers = 0;
-            new MutationObserver(() => window.answers++).observe(
-                document.querySelector('.md-search-result__meta'),
-                {childList: true, characterData: true, subtree: true});
-        }""")
-        for count, typed in enumerate(("d", "i"), start=1):
-            page.keyboard.type(typed)
-            page.wait_for_function("count => window.answers >= count", arg=count)
-            assert page.locator(".md-search-result__item").count() == 0, typed
+        type_finding_nothing(page, "di")
         page.keyboard.type("stributed")
         page.locator(".md-search-result__link").first.wait_for(state="visible")
     terms = [text.removeprefix("pagefind search: ") for text in searched if text.startswith("pagefind search: ")]

@@ -266,8 +266,8 @@ async function find(index, words, typed, shown, superseded) {
   // which its exact search tells in a few ms, from the same index chunk. Searched as the start
   // of words, the first keys of every query ("d", "di") matched most of the index to find
   // nothing: 200 to 400 ms each at 80x60, during which the next keys' query waited.
-  for (const word of query.latin) {
-    if ([...normal(word)].length >= PREFIX_LENGTH) continue;
+  const short = query.latin.filter((word) => [...normal(word)].length < PREFIX_LENGTH);
+  for (const word of short) {
     if (!(await module.search(`"${word}"`)).results.length || superseded()) return null;
   }
   const options = { filters: resolved.filters };
@@ -282,7 +282,8 @@ async function find(index, words, typed, shown, superseded) {
   // (the query's words are checked on the pages shown, or on the first when none is shown)
   const loaded = results.slice(0, query.latin.length ? Math.max(1, shown) : shown);
   const pages = await Promise.all(loaded.map((result) => result.data()));
-  for (const word of query.latin) if (!(await known(word, pages, module))) return null;
+  // (a short word is known: its exact search found it above)
+  for (const word of query.latin) if (!short.includes(word) && !(await known(word, pages, module))) return null;
   return { results, pages: pages.slice(0, shown), query };
 }
 
