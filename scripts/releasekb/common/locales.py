@@ -128,8 +128,9 @@ def _no_catalogue(lang: str) -> Problem:
 
 @cache
 def _package(lang: str) -> Catalogue:
-    # libyaml's reader where PyYAML has it: PyYAML's own took 0.1 s for each catalogue, in each
-    # process of every build (the file is the package's, so no line of it is ever reported)
+    # libyaml's reader where PyYAML has it, as kb/loader.py's YamlParser (common/ does not import
+    # kb/): PyYAML's own took 0.05 s for each catalogue, in each process of every build (the file
+    # is the package's, so no line of it is ever reported)
     with open(PACKAGE_LOCALES / f"{lang}.yaml", encoding="utf-8") as handle:
         return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
