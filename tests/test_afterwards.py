@@ -221,7 +221,7 @@ def test_a_command_is_known_before_a_stop_signal_is_handled(jobs, monkeypatch):
 def test_the_search_pages_give_way_before_each_page_is_made(tmp_path):
     """Making each page's HTML for Pagefind is the index job's Python: at 80 releases, thousands of
     pages, which made a save's build wait while the job held the interpreter. It gives way before
-    each page, not only before writing one (afterwards.Jobs.give_way)."""
+    each page is made, not only before it is sent to Pagefind (afterwards.Jobs.give_way)."""
     steps = []
 
     class Document(search.SearchDocument):
@@ -229,14 +229,16 @@ def test_the_search_pages_give_way_before_each_page_is_made(tmp_path):
             steps.append(f"made {self.url}")
             return super().html(lang)
 
+    class Recording(afterwards.Jobs):
+        def give_way(self) -> None:
+            steps.append("gave way")
+
     documents = [Document(f"page-{n}/", f"Page {n}", "<p>text</p>") for n in range(3)]
-    search._StagedPages(tmp_path / "pages").update(documents, "en", lambda: steps.append("gave way"))
-    assert steps == [step for n in range(3) for step in ("gave way", f"made page-{n}/")]
-    assert sorted(path.parent.name for path in (tmp_path / "pages").glob("*/index.html")) == [
-        "page-0",
-        "page-1",
-        "page-2",
-    ]
+    search.Indexer(Recording()).index(documents, "en", tmp_path / "pagefind")
+    made = [number for number, step in enumerate(steps) if step.startswith("made")]
+    assert [steps[number] for number in made] == ["made page-0/", "made page-1/", "made page-2/"]
+    assert all(steps[number - 1] == "gave way" for number in made), steps
+    assert len(list((tmp_path / "pagefind" / "fragment").glob("*.pf_fragment"))) == 3
 
 
 @pytest.mark.parametrize("output", ["json_api", "badges", "inventory"])

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
@@ -213,87 +211,3 @@ def fragments(bundle: Path) -> list[dict]:
         text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
         pages.append(json.loads(text[text.index("{") :]))
     return pages
-
-
-def indexed_texts(bundle: Path) -> list[str]:
-    """The text of every page in a bundle, as Pagefind keeps it in the page's fragment."""
-    return sorted(page["content"] for page in fragments(bundle))
-
-
-def kept_files(project: Path) -> dict[str, int]:
-    """{page file: its modification time} of the pages kept for Pagefind (English)."""
-    kept = project / search.PAGES_CACHE / "en"
-    return {path.relative_to(kept).as_posix(): path.stat().st_mtime_ns for path in kept.rglob("index.html")}
-
-
-def test_a_build_writes_only_the_pages_for_pagefind_that_changed(tmp_path):
-    """The pages Pagefind reads are kept in the project between builds (each build wrote and
-    deleted thousands of them), and the index is the same as one made from scratch."""
-    project = tmp_path / "project"
-    indexer = Indexer()  # this process's
-    fruit, more, gone = document("fruit/", "apple"), document("more/", "banana"), document("gone/", "cherry")
-    indexer.index([fruit, more, gone], "en", tmp_path / "first", project)
-    first = kept_files(project)
-    assert set(first) == {"fruit/index.html", "more/index.html", "gone/index.html"}
-
-    changed = document("more/", "banana split")
-    indexer = Indexer()  # as a new build process starts: it reads what the folder holds
-    indexer.index([fruit, changed], "en", tmp_path / "second", project)
-    second = kept_files(project)
-    assert set(second) == {"fruit/index.html", "more/index.html"}  # the dropped page is gone
-    assert second["fruit/index.html"] == first["fruit/index.html"]  # not written again
-    assert second["more/index.html"] != first["more/index.html"]
-    indexer.index([fruit, changed], "en", tmp_path / "from-scratch")
-    assert indexed_texts(tmp_path / "second") == indexed_texts(tmp_path / "from-scratch")
-    assert any("banana split" in text for text in indexed_texts(tmp_path / "second"))
-    assert (project / ".releasekb-cache" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
-
-
-def test_kept_pages_without_their_record_are_written_again(tmp_path):
-    """A build killed while writing them leaves no record of what the folder holds."""
-    project = tmp_path / "project"
-    indexer = Indexer()  # this process's
-    indexer.index([document("fruit/", "apple")], "en", tmp_path / "first", project)
-    (project / search.PAGES_CACHE / "en.json").unlink()
-    stray = project / search.PAGES_CACHE / "en" / "stray" / "index.html"
-    stray.parent.mkdir()
-    stray.write_text("<h1>stray</h1><p>left halfway</p>", encoding="utf-8")
-    indexer = Indexer()
-    indexer.index([document("fruit/", "apple")], "en", tmp_path / "second", project)
-    assert not stray.exists()
-    assert not any("left halfway" in text for text in indexed_texts(tmp_path / "second"))
-
-
-def test_kept_pages_in_use_by_another_process_are_left_alone(tmp_path, monkeypatch):
-    """A build beside a serve of the same project: the serve holds the kept pages, so the build
-    writes its own in a temporary folder, removed when its process ends."""
-    project = tmp_path / "project"
-    indexer = Indexer()  # this process's
-    indexer.index([document("fruit/", "apple")], "en", tmp_path / "first", project)
-    before = kept_files(project)
-    indexer = Indexer()  # this process lets go of them
-    lock = project / search.PAGES_CACHE / "en.lock"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); print(1, flush=True); "
-            "sys.stdin.read()",
-            str(lock),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "1"  # it holds the lock
-        temporary = tmp_path / "tmp"
-        temporary.mkdir()
-        monkeypatch.setattr("tempfile.tempdir", str(temporary))
-        indexer.index([document("fruit/", "apple pie")], "en", tmp_path / "second", project)
-    finally:
-        holder.stdin.close()
-        holder.wait(timeout=30)
-    assert kept_files(project) == before
-    assert any("apple pie" in text for text in indexed_texts(tmp_path / "second"))
-    assert [path.name.startswith(search.TEMPORARY_PAGES_FOLDER) for path in temporary.iterdir()] == [True]

@@ -21,7 +21,7 @@ then for every shape (these delete thousands of files, which on some file system
 files made in the next minutes, so they come after every first build: see run):
 
 - the rebuild: `releasekb build` again in the same project, its data unchanged, as a curator
-  builds again (it reuses what the first build kept in .releasekb-cache);
+  builds again;
 - the reader's search, where Chromium is installed (Debian's, driven by Playwright): the built
   site served by a static server, a fresh browser opens each language's home page, clicks the
   header search and types a query; measured are the seconds from the click until the first

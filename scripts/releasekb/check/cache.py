@@ -8,8 +8,8 @@ scanner's configuration, which holds every API name and code root the knowledge 
 and the confidence asked for. A knowledge base that gains or loses an API therefore rescans
 everything, while findings, messages and levels are always worked out afresh from the uses.
 
-The cache is one JSON file, `.releasekb-cache/scan.json` in the project's folder (the folder
-build keeps its search pages in, common/cache_folder.py; see config.py), written in one step at
+The cache is one JSON file, `.releasekb-cache/scan.json` in the project's folder
+(common/cache_folder.py; see config.py), written in one step at
 the end of a run; it holds the entries of the last configuration. Entries it cannot read are
 ignored: those files are scanned again. Nothing here is ever executed or unpickled, so a cache
 committed by someone else can only cost a rescan.

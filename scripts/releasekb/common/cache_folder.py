@@ -1,6 +1,8 @@
 """The one folder, in a project, where ReleaseKB keeps what a later run may reuse and any run can
-make again: the pages `build` gives Pagefind (site/search.py) and the scan results of `check`
-(check/cache.py). One name, which the `.gitignore` that `init` writes lists too."""
+make again: the scan results of `check` (check/cache.py). One name, which the `.gitignore` that
+`init` writes lists too. (`build` kept the pages it gave Pagefind in it, until it gave them
+through Pagefind's service instead, site/pagefind_service.py; a folder `search-pages` left there
+by an older version is not read.)"""
 
 from __future__ import annotations
 

@@ -22,12 +22,16 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from releasekb.common.safe_text import visible
 from releasekb.site.leftovers import end_with_parent
+
+T = TypeVar("T")
 
 
 class Jobs:
@@ -131,9 +135,39 @@ class Jobs:
             thread.join()
 
     def run_command(self, command: list[str]) -> subprocess.CompletedProcess:
-        """Run a job's command (Pagefind) to its end, with this thread's lower priority. It ends
-        with this process, however this process ends: left running, it would write into a folder
-        `serve` removes as it stops (one was found so, hung, minutes after a test's serve had ended)."""
+        """Run a job's command to its end, with this thread's lower priority (see _start_command)."""
+        process = self._start_command(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            stdout, stderr = process.communicate()
+        finally:
+            self._children.pop(process.pid, None)
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+    def talk_to_command(self, command: list[str], talk: Callable[[subprocess.Popen], T]) -> T:
+        """Start a job's command (the Pagefind service) with pipes to its input and output, return
+        talk(its process), and wait for it to end; talk closes its input when it is done. What the
+        command says on its standard error is added to talk's error."""
+        with tempfile.TemporaryFile() as said:
+            process = self._start_command(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=said)
+            try:
+                try:
+                    return talk(process)
+                except RuntimeError as error:
+                    process.wait()
+                    said.seek(0)
+                    if told := said.read().decode("utf-8", "replace").strip():
+                        raise RuntimeError(f"{error}: {told}") from None
+                    raise
+                finally:
+                    process.wait()
+            finally:
+                self._children.pop(process.pid, None)
+
+    def _start_command(self, command: list[str], **pipes) -> subprocess.Popen:
+        """Start a job's command (Pagefind), with this thread's lower priority, known to this
+        process. It ends with this process, however this process ends: left running, it would
+        write into a folder `serve` removes as it stops (one was found so, hung, minutes after a
+        test's serve had ended)."""
         # The signals that end the commands this process knows (a worker's STOP_WORKER, SIGINT,
         # SIGTERM) wait until the command is known: one started but not yet known would outlive
         # the worker a moment, and write on into a staging folder its builder had just removed.
@@ -141,20 +175,14 @@ class Jobs:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_WHILE_STARTING)
         try:
             with self._starting:
-                process = subprocess.Popen(
-                    command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_command_starts
-                )
+                process = subprocess.Popen(command, preexec_fn=_command_starts, **pipes)
                 if self._children_ended_by != os.getpid():  # once per process: a forked worker starts without it
                     at_exit(self.end_commands)
                     self._children_ended_by = os.getpid()
                 self._children[process.pid] = process
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        try:
-            stdout, stderr = process.communicate()
-        finally:
-            self._children.pop(process.pid, None)
-        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        return process
 
     def running_commands(self) -> list[int]:
         """The process ids of the commands the jobs run now."""

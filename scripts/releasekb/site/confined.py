@@ -1,8 +1,7 @@
 """Writes and deletes that stay inside their folder.
 
 A build writes and deletes files in folders it owns inside a project: the generated pages
-(docs/<lang>/releases/, ...; generate.py) and the pages kept for Pagefind (.releasekb-cache/;
-search.py). A cloned repository can hold a symbolic link at any of those paths
+(docs/<lang>/releases/, ...; generate.py). A cloned repository can hold a symbolic link at any of those paths
 (`docs/zh/releases -> ../../../victim`), and following it would delete or overwrite files
 outside the project. So no path of ours is followed through a link: a link there is an error
 naming it, and a file is opened for writing with O_NOFOLLOW, which refuses a link put there since.

@@ -404,7 +404,7 @@ class WholeSite(Mode):
             publish.write_outputs(self.catalog, lang, self.root_url, site_dir)
         if self.feed is not None:
             try:
-                self.feed.write_index(site_dir, Path(config.config_file_path).parent)
+                self.feed.write_index(site_dir)
             except RuntimeError as error:
                 raise PluginError(f"search index: {error}") from None
 

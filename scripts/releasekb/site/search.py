@@ -24,20 +24,16 @@ what ranks a feature first (its title and API names, page_meta) come from the ca
 from __future__ import annotations
 
 import gzip
-import hashlib
 import html
 import json
 import os
 import posixpath
 import re
-import shutil
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-from releasekb.common.cache_folder import CACHE_FOLDER
 from releasekb.common.cjk import has_han_or_kana, is_all_han_or_kana
 from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.locales import Strings, plural_text
@@ -46,8 +42,7 @@ from releasekb.kb.catalog import Catalog
 from releasekb.kb.page_kinds import Facts
 from releasekb.kb.pages import Page, pages
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_BUNDLE, SEARCH_WORKER, page_url
-from releasekb.site import afterwards, leftovers, pagefind_files
-from releasekb.site.confined import files_under, no_follow, refuse_links
+from releasekb.site import afterwards, pagefind_files, pagefind_service
 
 # The filters a query can name ("rpc level:beta"), with the interface string that names each
 # in a language: a reader may type the English key or their language's word (级别:beta).
@@ -290,17 +285,16 @@ class PagefindFeed:
         filters, meta = self.facts(page.file.src_uri)
         self.documents[page.file.src_uri] = SearchDocument(page.url, title, content, filters, meta)
 
-    def write_index(self, site_dir: Path, project_dir: Path) -> None:
+    def write_index(self, site_dir: Path) -> None:
         """Index this language's pages into site_dir/pagefind: at once, or under `serve` after
-        the build, while the page reloads (afterwards.py). The pages given to Pagefind are
-        kept in project_dir for the next build (see index)."""
-        documents = sorted(self.documents.values(), key=lambda document: document.url)
+        the build, while the page reloads (afterwards.py)."""
+        documents = list(self.documents.values())
         bundle = site_dir / SEARCH_BUNDLE
         jobs, index = self.indexer.jobs, self.indexer.index
         if jobs.deferring():
-            jobs.later(f"search index ({self.lang})", index, documents, self.lang, bundle, project_dir)
+            jobs.later(f"search index ({self.lang})", index, documents, self.lang, bundle)
         else:
-            index(documents, self.lang, bundle, project_dir)
+            index(documents, self.lang, bundle)
 
 
 def pagefind_executable() -> Path:
@@ -314,15 +308,6 @@ def pagefind_executable() -> Path:
     return Path(get_executable())
 
 
-# The pages written for Pagefind are kept in the project, beside its MkDocs configuration, for
-# the next index: a build then writes only the pages that changed. Writing and deleting all of
-# them every build was a large part of a repeated build on file systems slow to make files soon
-# after many were deleted (the bench's rebuild column shows it).
-PAGES_CACHE = Path(CACHE_FOLDER) / "search-pages"
-# When that folder is in use (a build beside a serve of the same project): a temporary one.
-TEMPORARY_PAGES_FOLDER = "releasekb-search-pages-"
-
-
 class Indexer:
     """One process's search indexing: each language's feed, and what the process keeps between
     its builds to index again only what changed (the pages given to Pagefind, the Han words of
@@ -332,7 +317,6 @@ class Indexer:
     def __init__(self, jobs: afterwards.Jobs | None = None):
         self.jobs = jobs if jobs is not None else afterwards.Jobs()
         self._feeds: dict[str, PagefindFeed] = {}
-        self._kept: dict[tuple[Path, str], _StagedPages] = {}  # by (project, language)
         # {(fragment file name, size): its Han words}. Pagefind names a fragment by a hash of its
         # content, so after a save under `serve` only the fragments of the pages that changed are read.
         self._fragment_words: dict[tuple[str, int], frozenset[str]] = {}
@@ -345,33 +329,23 @@ class Indexer:
             self._feeds[lang] = PagefindFeed(lang, self)
         return self._feeds[lang]
 
-    def index(
-        self, documents: list[SearchDocument], lang: str, bundle_dir: Path, project_dir: Path | None = None
-    ) -> None:
-        """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole). The
-        pages Pagefind reads are kept in project_dir's PAGES_CACHE for the next index; without
-        project_dir, written to a temporary folder and removed after."""
-        if project_dir is not None:
-            staged = self._kept_pages(project_dir, lang).update(documents, lang, self.jobs.give_way)
-            self._index(staged, documents, bundle_dir)
-            return
-        pages = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
-        try:
-            self._index(_StagedPages(pages).update(documents, lang, self.jobs.give_way), documents, bundle_dir)
-        finally:
-            shutil.rmtree(pages, ignore_errors=True)
-
-    def _index(self, pages_dir: Path, documents: list[SearchDocument], bundle_dir: Path) -> None:
+    def index(self, documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
+        """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole).
+        Pagefind is given each page's HTML as it is in memory (pagefind_service.py says why)."""
         self.jobs.give_way()
         # Written beside its place: moved there by renames, which cannot cross file systems (a /tmp
         # in memory, as many systems have, and a site on disk).
         bundle_dir.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
             output = Path(tmp) / "bundle"
-            command = [str(pagefind_executable()), "--site", str(pages_dir), "--output-path", str(output), "--silent"]
-            done = self.jobs.run_command(command)
-            if done.returncode != 0:
-                raise RuntimeError(f"Pagefind failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+            # In the order of their addresses: Pagefind numbers the pages in the order it is given
+            # them, and the same pages must make the same files, however they were handed over.
+            in_order = sorted(documents, key=lambda document: document.url)
+            pages = ((_pagefind_url(document.url), document.html(lang)) for document in in_order)
+            command = [str(pagefind_executable()), pagefind_service.SERVICE_FLAG]
+            self.jobs.talk_to_command(
+                command, lambda process: pagefind_service.index_pages(process, pages, output, self.jobs.give_way)
+            )
             for unused in output.iterdir():
                 if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
                     unused.unlink()
@@ -380,29 +354,6 @@ class Indexer:
             words = self.han_words(output) if cjk else []
             (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
             self._install(output, bundle_dir)
-
-    def _kept_pages(self, project_dir: Path, lang: str) -> _StagedPages:
-        """The kept pages of a project's language, locked for this process (a serve holds them as
-        long as it runs). If another process holds them, a temporary folder instead, removed when
-        this process ends, or by the next process that makes one if this one is killed: not by
-        tempfile's clean-up at exit, which a language worker (ended by os._exit) skips."""
-        key = (project_dir.resolve(), lang)
-        if key not in self._kept:
-            cache = project_dir / PAGES_CACHE
-            # a cloned repository can hold these paths as links: never followed (confined.py)
-            for ours in (cache / lang, cache / f"{lang}.json", cache / f"{lang}.lock", cache.parent / ".gitignore"):
-                refuse_links(ours, project_dir)
-            cache.mkdir(parents=True, exist_ok=True)
-            ignore_all = cache.parent / ".gitignore"
-            if not ignore_all.exists():
-                ignore_all.write_text("# made by releasekb: a cache, not a source\n*\n", encoding="utf-8")
-            if lock := _lock(cache / f"{lang}.lock"):
-                self._kept[key] = _StagedPages(cache / lang, record=cache / f"{lang}.json", lock=lock)
-            else:
-                root = leftovers.temporary_folder(TEMPORARY_PAGES_FOLDER)
-                afterwards.at_exit(shutil.rmtree, root, ignore_errors=True)
-                self._kept[key] = _StagedPages(root)
-        return self._kept[key]
 
     def han_words(self, bundle: Path) -> list[str]:
         """Every Han word of two or more characters that Pagefind's segmenter made of the pages.
@@ -455,63 +406,11 @@ class Indexer:
         self._installed[bundle_dir] = new_files
 
 
-class _StagedPages:
-    """The pages Pagefind indexes, one small HTML file each, in `root`, and what was written
-    there ({url: digest of its HTML}), so that an update writes only the pages that changed.
-    With a `record` file the folder outlives the process: the record says what it holds, and is
-    removed while an update runs (a process killed halfway leaves none: the next starts over)."""
-
-    def __init__(self, root: Path, record: Path | None = None, lock=None):
-        self.root = root
-        self.record = record
-        self.lock = lock  # the open lock file of a kept folder: held while this object lives
-        self.written: dict[str, str] = {}
-        if record is not None:
-            try:
-                self.written = json.loads(record.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                self.written = {}
-            files_under(root, root.parent)  # a link kept there would be written through
-            if not self.written or not all((root / url / "index.html").is_file() for url in self.written):
-                self.written = {}
-                shutil.rmtree(root, ignore_errors=True)  # what it holds is not known: start over
-        root.mkdir(parents=True, exist_ok=True)
-
-    def update(self, documents: list[SearchDocument], lang: str, give_way: Callable[[], None]) -> Path:
-        if self.record is not None:
-            self.record.unlink(missing_ok=True)
-        digests = {}
-        for document in documents:
-            give_way()  # before each page's HTML is made, not only before it is written: a build goes first
-            page_html = document.html(lang)
-            digest = digests[document.url] = hashlib.sha1(page_html.encode("utf-8")).hexdigest()
-            if self.written.get(document.url) != digest:
-                target = self.root / document.url / "index.html"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with open(target, "w", encoding="utf-8", opener=no_follow) as page:
-                    page.write(page_html)
-        for url in self.written.keys() - digests.keys():
-            (self.root / url / "index.html").unlink(missing_ok=True)
-        self.written = digests
-        if self.record is not None:
-            self.record.write_text(json.dumps(digests, separators=(",", ":")), encoding="utf-8")
-        return self.root
-
-
-def _lock(path: Path):
-    """path, open and locked for this process, or None if another process holds it (or there
-    is no fcntl). The lock lasts as long as the file stays open."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
-    handle = open(path, "a")  # closed by the caller's owner: closing it releases the lock
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        return None
-    return handle
+def _pagefind_url(page_url: str) -> str:
+    """A page's address as Pagefind's command line gave it for the page's file (<url>index.html,
+    "index.html" left out), so results link to the same addresses: site-relative, from the
+    language's root."""
+    return "/" + page_url.lstrip("/")
 
 
 _WORD_BREAKS = re.compile(r"[\s\u200b]+")
