@@ -6,8 +6,8 @@ names, which are hashes of the bytes), and a site must be byte-identical from bu
 (CONTRIBUTING.md, "Deploying"). Pagefind's documented interfaces (its command line, its Node and
 Python APIs) offer no ordered output, so its files are read and written here in its own format
 (gzipped CBOR after a signature), the values sorted, and the files that name them renamed with
-them. tests/test_engine_adapter.py indexes pages with Pagefind and checks the result. Remove
-this module when Pagefind writes its filters in a stable order.
+them, before the bundle is written. tests/test_engine_adapter.py indexes pages with Pagefind and
+checks the result. Remove this module when Pagefind writes its filters in a stable order.
 """
 
 from __future__ import annotations
@@ -18,26 +18,24 @@ import json
 from pathlib import Path
 
 
-def sort_filter_values(bundle: Path) -> None:
+def sort_filter_values(bundle: dict[str, bytes]) -> None:
     """Pagefind writes each filter's values in the order of a hash map, which changes from run to
     run: the same pages would give other files, and two builds of the same sources would differ.
-    Each filter file is written again with its values sorted, under a name made from its bytes,
-    and the files that name it (the language's meta file, then the entry file) follow."""
-    entry_file = bundle / "pagefind-entry.json"
-    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    In a bundle as Pagefind's service gives it ({path: bytes}, pagefind_service.py), each filter
+    file is made again with its values sorted, under a name made from its bytes, and the files
+    that name it (the language's meta file, then the entry file) follow."""
+    entry = json.loads(bundle["pagefind-entry.json"])
     for language, info in entry["languages"].items():
-        meta_file = bundle / f"pagefind.{info['hash']}.pf_meta"
-        meta = read_pagefind_file(meta_file)
+        meta = _read(bundle.pop(f"pagefind.{info['hash']}.pf_meta"))
         filters = meta[3]  # [[name, chunk], ...]; the chunk names filter/<chunk>.pf_filter
         for pair in filters:
-            chunk_file = bundle / "filter" / f"{pair[1]}.pf_filter"
-            name, values = read_pagefind_file(chunk_file)
-            pair[1] = _write_pagefind(bundle / "filter", language, 7, ".pf_filter", [name, sorted(values)])
-            chunk_file.unlink()
+            name, values = _read(bundle.pop(f"filter/{pair[1]}.pf_filter"))
+            pair[1], content = _made(language, 7, [name, sorted(values)])
+            bundle[f"filter/{pair[1]}.pf_filter"] = content
         filters.sort()
-        meta_file.unlink()
-        info["hash"] = _write_pagefind(bundle, language, 10, ".pf_meta", meta, prefix="pagefind.")
-    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        info["hash"], content = _made(language, 10, meta)
+        bundle[f"pagefind.{info['hash']}.pf_meta"] = content
+    bundle["pagefind-entry.json"] = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 # Pagefind's files are gzipped CBOR after this signature.
@@ -45,16 +43,19 @@ _PAGEFIND_SIGNATURE = b"pagefind_dcd"
 
 
 def read_pagefind_file(path: Path):
+    return _read(path.read_bytes())
+
+
+def _read(content: bytes):
     import cbor2
 
-    return cbor2.loads(gzip.decompress(path.read_bytes()).removeprefix(_PAGEFIND_SIGNATURE))
+    return cbor2.loads(gzip.decompress(content).removeprefix(_PAGEFIND_SIGNATURE))
 
 
-def _write_pagefind(folder: Path, language: str, length: int, suffix: str, data, prefix: str = "") -> str:
-    """Write data as Pagefind does; returns the name Pagefind's files refer to it by."""
+def _made(language: str, length: int, data) -> tuple[str, bytes]:
+    """(the name Pagefind's files refer to it by, the file's bytes) of data, made as Pagefind makes
+    its files."""
     import cbor2
 
     content = _PAGEFIND_SIGNATURE + cbor2.dumps(data)
-    name = f"{language}_{hashlib.sha256(content).hexdigest()[:length]}"
-    (folder / f"{prefix}{name}{suffix}").write_bytes(gzip.compress(content, mtime=0))
-    return name
+    return f"{language}_{hashlib.sha256(content).hexdigest()[:length]}", gzip.compress(content, mtime=0)

@@ -12,7 +12,14 @@ minutes for 3,700 pages. So the service is spoken to here directly, as that API 
 Node API do: each request is a JSON object, base64-encoded and followed by a comma, on the
 service's standard input; each answer the same on its standard output, with the request's
 `message_id`. The requests used are the API's own: NewIndex, AddFile (a page's HTML and its
-address, as `add_html_file`), WriteFiles. The service ends when its input closes.
+address, as `add_html_file`), GetFiles (the bundle's files, as `get_files`). The service answers
+them in order, and ends when its input closes.
+
+Why GetFiles rather than WriteFiles: Pagefind 1.5.2 answers WriteFiles before its last writes
+have reached the files, and ends as soon as its input closes, so a bundle could be cut short (an
+empty pagefind-entry.json was seen; fixed in Pagefind after 1.5.2, "flush output files before
+they drop", #1272). With the files in hand, the caller also leaves out what it does not ship
+and sorts the filters (pagefind_files.py) before anything is written.
 
 tests/test_pagefind_service.py checks that a bundle made here is the one the command line makes.
 """
@@ -25,7 +32,6 @@ import json
 import subprocess
 import threading
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 SERVICE_FLAG = "--service"
 
@@ -54,10 +60,14 @@ class _Answers:
         self._thread.start()
 
     def _read(self) -> None:
-        pending = b""
+        pending: list[bytes] = []  # the start of an answer not yet whole (GetFiles' is megabytes)
         try:
-            while chunk := self._output.read1(1 << 16):
-                *whole, pending = (pending + chunk).split(b",")
+            while chunk := self._output.read1(1 << 20):
+                if b"," not in chunk:
+                    pending.append(chunk)
+                    continue
+                *whole, rest = b"".join([*pending, chunk]).split(b",")
+                pending = [rest]
                 answers = [json.loads(base64.b64decode(message)) for message in whole if message]
                 with self._arrived:
                     for answer in answers:
@@ -86,12 +96,12 @@ class _Answers:
 
 
 def index_pages(
-    process: subprocess.Popen, pages: Iterable[tuple[str, str]], output: Path, between_pages: Callable[[], None]
-) -> int:
+    process: subprocess.Popen, pages: Iterable[tuple[str, str]], between_pages: Callable[[], None]
+) -> dict[str, bytes]:
     """Index `pages` ((address, HTML), in the order the index lists them) with the Pagefind service
-    running as `process` (started with SERVICE_FLAG and pipes for its input and output), and write
-    the bundle to `output`. `between_pages` is called before each page is sent (the jobs give way
-    to a build there). Returns how many pages Pagefind indexed."""
+    running as `process` (started with SERVICE_FLAG and pipes for its input and output). Returns
+    the bundle's files, {path inside the bundle: bytes}. `between_pages` is called before each
+    page is made (the jobs give way to a build there)."""
     answers = _Answers(process.stdout)
     send = process.stdin
     try:
@@ -109,12 +119,12 @@ def index_pages(
             if answers.error is not None:
                 break  # raised by wait_for below
         message_id += 1
-        send.write(_message(message_id, {"type": "WriteFiles", "index_id": index_id, "output_path": str(output)}))
+        send.write(_message(message_id, {"type": "GetFiles", "index_id": index_id}))
         send.flush()
-        answers.wait_for(message_id)
+        files = answers.wait_for(message_id)["files"]
     except BrokenPipeError:
         raise PagefindServiceError("Pagefind ended before it wrote the index") from None
     finally:
         with contextlib.suppress(BrokenPipeError):
             send.close()  # the service ends
-    return answers.indexed
+    return {file["path"]: base64.b64decode(file["content"]) for file in files}

@@ -331,31 +331,36 @@ class Indexer:
 
     def index(self, documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
         """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole).
-        Pagefind is given each page's HTML as it is in memory (pagefind_service.py says why)."""
+        Pagefind is given each page's HTML as it is in memory and gives the bundle's files back
+        (pagefind_service.py says why), which are written once, as the site ships them."""
         self.jobs.give_way()
+        # In the order of their addresses: Pagefind numbers the pages in the order it is given
+        # them, and the same pages must make the same files, however they were handed over.
+        in_order = sorted(documents, key=lambda document: document.url)
+        pages = ((_pagefind_url(document.url), document.html(lang)) for document in in_order)
+        command = [str(pagefind_executable()), pagefind_service.SERVICE_FLAG]
+        bundle = self.jobs.talk_to_command(
+            command, lambda process: pagefind_service.index_pages(process, pages, self.jobs.give_way)
+        )
+        for unused in [path for path in bundle if _UNUSED_BUNDLE_FILES.fullmatch(path)]:
+            del bundle[unused]
+        pagefind_files.sort_filter_values(bundle)
+        cjk = any(has_han_or_kana(document.content_html) for document in documents)
+        words = self.han_words(bundle) if cjk else []
+        bundle[HAN_WORDS_FILE] = json.dumps(words, ensure_ascii=False).encode("utf-8")
         # Written beside its place: moved there by renames, which cannot cross file systems (a /tmp
         # in memory, as many systems have, and a site on disk).
         bundle_dir.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
             output = Path(tmp) / "bundle"
-            # In the order of their addresses: Pagefind numbers the pages in the order it is given
-            # them, and the same pages must make the same files, however they were handed over.
-            in_order = sorted(documents, key=lambda document: document.url)
-            pages = ((_pagefind_url(document.url), document.html(lang)) for document in in_order)
-            command = [str(pagefind_executable()), pagefind_service.SERVICE_FLAG]
-            self.jobs.talk_to_command(
-                command, lambda process: pagefind_service.index_pages(process, pages, output, self.jobs.give_way)
-            )
-            for unused in output.iterdir():
-                if _UNUSED_BUNDLE_FILES.fullmatch(unused.name):
-                    unused.unlink()
-            pagefind_files.sort_filter_values(output)
-            cjk = any(has_han_or_kana(document.content_html) for document in documents)
-            words = self.han_words(output) if cjk else []
-            (output / HAN_WORDS_FILE).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+            for path, content in bundle.items():
+                self.jobs.give_way()
+                target = output / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
             self._install(output, bundle_dir)
 
-    def han_words(self, bundle: Path) -> list[str]:
+    def han_words(self, bundle: dict[str, bytes]) -> list[str]:
         """Every Han word of two or more characters that Pagefind's segmenter made of the pages.
 
         Pagefind splits Chinese into words twice: at index time with its own dictionary, and in the
@@ -367,13 +372,19 @@ class Indexer:
         Kana words too, for Japanese: the segmenter splits a katakana compound (ハートビート into
         ハート/ビート), and the query ハートビート, searched whole, found nothing."""
         words: set[str] = set()
-        for fragment in (bundle / "fragment").glob("*.pf_fragment"):
-            key = (fragment.name, fragment.stat().st_size)
+        for path, content in bundle.items():
+            if not path.startswith("fragment/"):
+                continue
+            # Pagefind names a fragment by a hash of its content, so under `serve` only the
+            # fragments of the pages that changed are read again after a save.
+            key = (path, len(content))
             if key not in self._fragment_words:
                 self.jobs.give_way()
-                text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
-                content = json.loads(text[text.index("{") :]).get("content", "")
-                found = {word for word in _WORD_BREAKS.split(content) if len(word) > 1 and is_all_han_or_kana(word)}
+                text = gzip.decompress(content).decode("utf-8")
+                content_text = json.loads(text[text.index("{") :]).get("content", "")
+                found = {
+                    word for word in _WORD_BREAKS.split(content_text) if len(word) > 1 and is_all_han_or_kana(word)
+                }
                 self._fragment_words[key] = frozenset(found)
             words |= self._fragment_words[key]
         return sorted(words)
