@@ -260,3 +260,26 @@ def test_an_output_of_thousands_of_features_gives_way_in_steps(tmp_path, output)
     per_document = 2 * len(catalog.releases) if output == "json_api" else 0
     assert len(steps) >= len(catalog.features) // 200 + per_document
     assert made == module.files(catalog, "en", "")
+
+
+def test_a_command_talked_to_ends_when_the_talk_fails(jobs):
+    """The Pagefind service reads until its input ends: a talk that fails halfway (any error, not
+    only the service's) must still close it, or the build would wait for the service forever."""
+    raised = []
+
+    def failing_talk(process):
+        process.stdin.write(b"half a request")
+        raise TypeError("the talk failed")
+
+    def run():
+        try:
+            jobs.talk_to_command(["cat"], failing_talk)  # cat, like the service, ends at the input's end
+        except TypeError as error:
+            raised.append(str(error))
+
+    talking = threading.Thread(target=run, daemon=True)
+    talking.start()
+    talking.join(timeout=120)  # a guard, not a measure: the call returns at once when it works
+    assert not talking.is_alive(), "the command was left waiting for its input"
+    assert raised == ["the talk failed"]
+    assert jobs.running_commands() == []

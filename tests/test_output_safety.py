@@ -237,26 +237,22 @@ def staging_folders(project: Path) -> list[Path]:
 
 # Holds a build while Pagefind runs, the pages half sent (the language workers, forked from the
 # build's process, run it too): indexing the fixture's pages takes less time than the test's
-# polling, so the moment is made to last, and marked by a file in the search bundle's folder.
+# polling, so the moment is made to last, and marked by a file in the project named after the build.
 HOLD_PAGEFIND = """
-import time
+import os, time
+from pathlib import Path
 from releasekb.site import pagefind_service
 index_pages = pagefind_service.index_pages
 
-def held(process, pages, output, between_pages):
-    pages = list(pages)
-    def hold_once():
-        if not output.parent.joinpath("pagefind-is-running").exists():
-            output.parent.joinpath("pagefind-is-running").touch()
-            time.sleep(600)
-    pages.insert(1, None)
-    def each():
-        for page in pages:
-            if page is None:
-                hold_once()
-            else:
-                yield page
-    return index_pages(process, each(), output, between_pages)
+def held(process, pages, between_pages):
+    def pages_held():
+        for number, page in enumerate(pages):
+            marker = Path(f"pagefind-is-running-{os.getppid()}")  # the worker's parent: the build
+            if number == 1 and not marker.exists():
+                marker.touch()
+                time.sleep(600)
+            yield page
+    return index_pages(process, pages_held(), between_pages)
 
 pagefind_service.index_pages = held
 """
@@ -265,10 +261,10 @@ pagefind_service.index_pages = held
 @pytest.mark.parametrize(
     ("signum", "moment", "change"),
     [
-        (signal.SIGTERM, "*/.releasekb-search-*/pagefind-is-running", HOLD_PAGEFIND),  # Pagefind is running
-        (signal.SIGINT, "*/.releasekb-search-*/pagefind-is-running", HOLD_PAGEFIND),
-        (signal.SIGTERM, "*/*", ""),  # MkDocs is writing pages
-        (signal.SIGINT, "*/*", ""),
+        (signal.SIGTERM, "pagefind-is-running-{pid}", HOLD_PAGEFIND),  # Pagefind is running
+        (signal.SIGINT, "pagefind-is-running-{pid}", HOLD_PAGEFIND),
+        (signal.SIGTERM, ".site-staging-{pid}-*/*/*", ""),  # MkDocs is writing pages
+        (signal.SIGINT, ".site-staging-{pid}-*/*/*", ""),
     ],
 )
 def test_an_interrupted_build_ends_with_one_line_and_leaves_no_staging_folder(built, tmp_path, signum, moment, change):
@@ -285,8 +281,8 @@ def test_an_interrupted_build_ends_with_one_line_and_leaves_no_staging_folder(bu
             start_new_session=True,  # its own process group, as a terminal's job
         )
         try:
-            started = f".site-staging-{build.pid}-*/{moment}"
-            wait_for(lambda started=started: list(project.glob(started)), TIMEOUT, moment)
+            started = moment.format(pid=build.pid)
+            wait_for(lambda started=started: list(project.glob(started)), TIMEOUT, started)
             if signum == signal.SIGINT:
                 os.killpg(build.pid, signum)  # Ctrl-C: the terminal signals the whole group
             else:

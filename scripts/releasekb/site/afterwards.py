@@ -145,22 +145,23 @@ class Jobs:
 
     def talk_to_command(self, command: list[str], talk: Callable[[subprocess.Popen], T]) -> T:
         """Start a job's command (the Pagefind service) with pipes to its input and output, return
-        talk(its process), and wait for it to end; talk closes its input when it is done. What the
-        command says on its standard error is added to talk's error."""
+        talk(its process), and wait for it to end: its input is closed then, whatever talk did,
+        so a command that reads until its input ends always ends. What the command says on its
+        standard error is added to talk's error."""
         with tempfile.TemporaryFile() as said:
             process = self._start_command(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=said)
             try:
-                try:
-                    return talk(process)
-                except RuntimeError as error:
-                    process.wait()
-                    said.seek(0)
-                    if told := said.read().decode("utf-8", "replace").strip():
-                        raise RuntimeError(f"{error}: {told}") from None
-                    raise
-                finally:
-                    process.wait()
+                return talk(process)
+            except RuntimeError as error:
+                _close_input(process)
+                process.wait()
+                said.seek(0)
+                if told := said.read().decode("utf-8", "replace").strip():
+                    raise RuntimeError(f"{error}: {told}") from None
+                raise
             finally:
+                _close_input(process)
+                process.wait()
                 self._children.pop(process.pid, None)
 
     def _start_command(self, command: list[str], **pipes) -> subprocess.Popen:
@@ -214,6 +215,11 @@ def _command_starts() -> None:
     its own again, and it ends with this process (end_with_parent)."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_WHILE_STARTING)
     end_with_parent()
+
+
+def _close_input(process: subprocess.Popen) -> None:
+    with contextlib.suppress(BrokenPipeError, ValueError):  # ended already; closed already
+        process.stdin.close()
 
 
 def _moved(value, moved: dict[Path, Path]):
