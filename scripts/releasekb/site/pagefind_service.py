@@ -53,7 +53,6 @@ class _Answers:
         self._output = output
         self._answers: dict[int, dict] = {}  # {message id: its answer}
         self.error: dict | None = None  # the first error the service answered
-        self.indexed = 0  # pages indexed
         self._arrived = threading.Condition()
         self._ended = False
         self._thread = threading.Thread(target=self._read, name="pagefind-answers", daemon=True)
@@ -73,8 +72,7 @@ class _Answers:
                     for answer in answers:
                         payload = answer["payload"]
                         if payload.get("type") == "IndexedFile":
-                            self.indexed += 1  # a page's: counted, not kept
-                            continue
+                            continue  # a page's: nothing the caller needs
                         if payload.get("type") == "Error" and self.error is None:
                             self.error = payload  # one without a message id is the service's own
                         self._answers[answer.get("message_id") or 0] = payload
