@@ -283,3 +283,24 @@ def test_a_command_talked_to_ends_when_the_talk_fails(jobs):
     assert not talking.is_alive(), "the command was left waiting for its input"
     assert raised == ["the talk failed"]
     assert jobs.running_commands() == []
+
+
+def test_a_job_whose_command_the_process_ends_is_not_reported_as_failed(jobs, capsys):
+    """A serve stopped by Ctrl-C ends the search index's Pagefind with it (end_commands): the job
+    then fails, and said "search index (zh) not updated" as serve stopped, which was not true of
+    anything the curator could act on. A job failing on its own is still said."""
+
+    def index_with_a_command(command):
+        if jobs.run_command(command).returncode != 0:
+            raise RuntimeError("Pagefind ended before it wrote the index")
+
+    jobs.defer(True)
+    jobs.later("search index (en)", index_with_a_command, ["false"])
+    jobs.wait()
+    assert "search index (en) not updated: Pagefind ended before it wrote the index" in capsys.readouterr().out
+
+    jobs.later("search index (zh)", index_with_a_command, ["sleep", "120"])
+    wait_until(lambda: jobs.running_commands())
+    jobs.end_commands()
+    jobs.wait()
+    assert "not updated" not in capsys.readouterr().out

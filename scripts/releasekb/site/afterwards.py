@@ -46,6 +46,7 @@ class Jobs:
         self._no_build = threading.Event()  # clear while this process builds: the jobs give way
         self._no_build.set()
         self._children: dict[int, subprocess.Popen] = {}  # {pid: the running command}
+        self._ending = False  # set by end_commands: the commands' failures are its doing, not said
         self._starting = threading.Lock()  # held while a command starts and becomes known
         self._children_ended_by: int | None = None  # the process whose exit ends them
 
@@ -127,6 +128,8 @@ class Jobs:
             try:
                 job(*args)
             except Exception as error:  # any job's: said, and the thread goes on; the next save runs it again
+                if self._ending:
+                    return  # its command was ended with this process (end_commands): nothing went wrong
                 print(f"{kind} not updated: {_reason(error)}", flush=True)
 
     def wait(self) -> None:
@@ -192,6 +195,7 @@ class Jobs:
     def end_commands(self) -> None:
         """At this process's end: stop the commands its jobs still run (the jobs' thread is a daemon,
         which Python ends without waiting), and wait until they have ended."""
+        self._ending = True  # first: the job whose command this ends must not report it as a failure
         with self._starting:  # a command being started is known first
             running = list(self._children.values())
         for process in running:
