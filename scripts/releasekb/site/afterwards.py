@@ -156,16 +156,15 @@ class Jobs:
             try:
                 return talk(process)
             except RuntimeError as error:
-                _close_input(process)
-                process.wait()
-                said.seek(0)
-                if told := said.read().decode("utf-8", "replace").strip():
-                    raise RuntimeError(f"{error}: {told}") from None
-                raise
+                failure = error
             finally:
-                _close_input(process)
+                with contextlib.suppress(BrokenPipeError):  # it has ended already
+                    process.stdin.close()
                 process.wait()
                 self._children.pop(process.pid, None)
+            said.seek(0)
+            told = said.read().decode("utf-8", "replace").strip()
+        raise RuntimeError(f"{failure}: {told}") if told else failure
 
     def _start_command(self, command: list[str], **pipes) -> subprocess.Popen:
         """Start a job's command (Pagefind), with this thread's lower priority, known to this
@@ -219,11 +218,6 @@ def _command_starts() -> None:
     its own again, and it ends with this process (end_with_parent)."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_WHILE_STARTING)
     end_with_parent()
-
-
-def _close_input(process: subprocess.Popen) -> None:
-    with contextlib.suppress(BrokenPipeError, ValueError):  # ended already; closed already
-        process.stdin.close()
 
 
 def _moved(value, moved: dict[Path, Path]):

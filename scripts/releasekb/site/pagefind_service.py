@@ -27,7 +27,6 @@ tests/test_pagefind_service.py checks that a bundle made here is the one the com
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import subprocess
 import threading
@@ -122,7 +121,5 @@ def index_pages(
         files = answers.wait_for(message_id)["files"]
     except BrokenPipeError:
         raise PagefindServiceError("Pagefind ended before it wrote the index") from None
-    finally:
-        with contextlib.suppress(BrokenPipeError):
-            send.close()  # the service ends
+    # The caller closes the service's input, which ends it (afterwards.Jobs.talk_to_command).
     return {file["path"]: base64.b64decode(file["content"]) for file in files}
