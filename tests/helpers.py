@@ -535,3 +535,17 @@ def describe(violations: list[dict]) -> str:
         for node in rule["nodes"][:5]:
             lines.append(f"    {node['target']}: {' '.join(node['summary'].split())}")
     return "\n".join(lines)
+
+
+def children_of(pid: int) -> list[int]:
+    """Process ids whose parent is `pid` (Linux /proc): serve's language workers, say."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass  # the process ended while we looked
+    return found

@@ -11,6 +11,7 @@ import pytest
 
 from helpers import (
     FIXTURE_RELEASES,
+    children_of,
     copy_project,
     fetch,
     serve,
@@ -67,20 +68,6 @@ def test_hand_written_docs_and_the_configuration_are_watched_too(served_project)
         config.read_text(encoding="utf-8") + "\ncopyright: rkb-edit-of-the-configuration\n", encoding="utf-8"
     )
     wait_for(lambda: "rkb-edit-of-the-configuration" in fetch(f"{base}/releases/1.1/"), 60, "the edited configuration")
-
-
-def children_of(pid: int) -> list[int]:
-    """Process ids whose parent is `pid` (Linux /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except (OSError, IndexError, ValueError):
-                pass  # the process ended while we looked
-    return found
 
 
 def alive(pid: int) -> bool:

@@ -16,6 +16,7 @@ import pytest
 
 from helpers import (
     FIXTURE_RELEASES,
+    children_of,
     command_env,
     copy_project,
     fetch,
@@ -294,15 +295,6 @@ def test_a_signal_to_the_process_group_stops_serve_with_one_line(project, tmp_pa
     assert status == (0 if signum == signal.SIGINT else 128 + signum)
     assert temporary_leftovers(temporary) == []
     assert not [path.name for path in project.iterdir() if "staging" in path.name]
-
-
-def children_of(pid: int) -> list[int]:
-    """The process ids of pid's children (Linux's /proc): serve's language workers."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with open(task / "children") as children:
-            found += [int(child) for child in children.read().split()]
-    return found
 
 
 def ended(pid: int) -> bool:
