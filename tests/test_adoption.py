@@ -88,10 +88,16 @@ def test_no_page_requests_a_sitemap_beside_itself(chromium, sub_path_host):
 
 def test_pages_read_without_the_plugin_have_the_same_titles_headings_and_contents(fixture_site, tmp_path):
     """An engine that reads mkdocs.yml but runs no plugin (Zensical, plain MkDocs) builds the
-    generated pages as they are on disk: front matter and Markdown headings."""
+    pages `releasekb export` writes: front matter and Markdown headings."""
     project = fixture_site.parent
+    exported = tmp_path / "exported"
+    shutil.copytree(project, exported, ignore=shutil.ignore_patterns("site", ".*"))
+    assert not (exported / "docs" / "en" / "releases").exists()  # a build writes nothing into docs/
+    result = run_releasekb(exported, "export")
+    assert result.returncode == 0, result.stderr
+    assert (exported / "docs" / "zh" / "features" / "widgets.md").is_file()
     plain = tmp_path / "plain"
-    shutil.copytree(project / "docs", plain / "docs")
+    shutil.copytree(exported / "docs", plain / "docs")
     config = (project / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("  - releasekb:\n      data: releases\n", "").replace("site_dir: site", "site_dir: built")
     assert "releasekb" not in config.split("plugins:", 1)[1].split("markdown_extensions", 1)[0]

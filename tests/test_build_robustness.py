@@ -256,7 +256,7 @@ from releasekb.site import generate
 generate_language = generate.generate_language
 failed = Path("english-failed")
 
-def fail_in_english(knowledge_base, docs_dir, site_url, lang, *rest):
+def fail_in_english(knowledge_base, site_url, lang, *rest):
     if lang == "en":
         failed.touch()
         raise ValueError("a simulated fault in the English build")
@@ -264,7 +264,7 @@ def fail_in_english(knowledge_base, docs_dir, site_url, lang, *rest):
         if failed.exists():
             break
         time.sleep(0.01)
-    return generate_language(knowledge_base, docs_dir, site_url, lang, *rest)
+    return generate_language(knowledge_base, site_url, lang, *rest)
 
 generate.generate_language = fail_in_english
 """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from mkdocs.config import load_config
-from mkdocs.structure.files import get_files
+from mkdocs.structure.files import File, get_files
 from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
 
@@ -98,7 +98,8 @@ def test_without_a_path_the_plugin_is_in_the_whole_site_mode(team_project, tmp_p
     # The whole site's settings: the package's theme overrides and the search box's.
     assert str(plugin_modes.THEME_DIR) in config.theme.dirs and "releasekb_search" in config.extra
     assert "releases/index.md" in releasekb.mode.html_pages
-    assert (Path(config.docs_dir).parent / "en" / "releases" / "index.md").is_file()  # written, for any engine
+    # in memory: nothing written into the docs (`releasekb export` writes them, for another engine)
+    assert not (Path(config.docs_dir).parent / "en" / "releases").exists()
 
 
 def test_a_generated_page_is_a_page_of_its_own_class_and_no_mkdocs_object_is_patched(team_project):
@@ -344,3 +345,24 @@ def test_the_shared_navigation_is_keyed_by_the_folder_and_the_active_entries(tmp
     before = key("guide/b/index.md")
     files.get_file_from_path("guide/index.md").page.active = True
     assert key("guide/b/index.md") != before
+
+
+def test_without_a_nav_the_generated_pages_take_the_places_a_walk_of_the_docs_gives_them(tmp_path):
+    """MkDocs makes a site's navigation, when it has no `nav`, in the order of its files: the
+    generated files, in memory, are put where they were when they were files of the docs."""
+    docs = tmp_path / "docs"
+    names = ["index.md", "about.md", "zeta.md", "releases/index.md", "releases/1.0.md", "features/a.md", "guide/x.md"]
+    for name in names:
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text("# x\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: docs\n", encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    walked = [file.src_uri for file in get_files(config)]
+    files = list(get_files(config))
+    config.plugins._current_plugin = "another"  # as MkDocs sets it while a plugin's on_files runs
+    theirs = File.generated(config, "api/index.md", content="# api\n")  # another plugin's, added last
+    docs_files = [file for file in files if not plugin_modes._in_generated_folders(file)]
+    ours = [File.generated(config, file.src_uri, content="") for file in files if file not in docs_files]
+    assert len(ours) == 4  # index.md, releases/*, features/*
+    merged = plugin_modes._in_walk_order([*docs_files, theirs], list(reversed(ours)))
+    assert [file.src_uri for file in merged] == [*walked, "api/index.md"]

@@ -1,13 +1,16 @@
 """Under `serve`, an edit renders only the pages that show what it changed (incremental.py).
-Each test makes an edit a curator makes, lets LanguagePages.generate_once write the pages incrementally, and
-compares every generated file with a whole render of the edited data: a page left out would
+Each test makes an edit a curator makes, lets LanguagePages.generate_once render the pages incrementally, and
+compares every generated page with a whole render of the edited data: a page left out would
 show the old text."""
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from helpers import FIXTURE_RELEASES, command_env, copy_project
 from releasekb.bench.corpus import Corpus
 from releasekb.common.versions import version_key
 from releasekb.kb.loader import YamlParser
@@ -26,14 +30,6 @@ from releasekb.site.generate import LanguagePages
 from releasekb.site.render import render_language, render_pages
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _tree(docs: Path) -> dict[str, str]:
-    return {
-        path.relative_to(docs).as_posix(): path.read_text(encoding="utf-8")
-        for path in docs.rglob("*")
-        if path.is_file()
-    }
 
 
 # libyaml's reader and writer, as the loader reads (loader.YamlParser): PyYAML's own, in Python,
@@ -231,19 +227,19 @@ def test_the_edits_cover_enough_releases():
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """One source's data folder and generated pages, and one LanguagePages per language, shared
+    """One source's data folder, and one LanguagePages per language, shared
     by the edits in turn as by `serve`'s language workers (each keeps its one language): each
     edit's pages are generated from the previous state, the undoing of the edit before it
     included, and each edit is undone once checked."""
     folders = {}
     languages = {}
 
-    def state(source: str, lang: str) -> tuple[Path, Path, LanguagePages]:
+    def state(source: str, lang: str) -> tuple[Path, LanguagePages]:
         if source not in folders:
             folders[source] = tmp_path_factory.mktemp(f"incremental-{source}")
             SOURCES[source](folders[source] / "releases")
         folder = folders[source]
-        return folder / "releases", folder / "docs", languages.setdefault((source, lang), LanguagePages())
+        return folder / "releases", languages.setdefault((source, lang), LanguagePages())
 
     return state
 
@@ -251,22 +247,26 @@ def served(tmp_path_factory):
 @pytest.mark.parametrize(("source", "edit", "release", "lang"), EDIT_CASES)
 def test_an_edit_renders_the_pages_a_whole_render_gives(served, source, edit, release, lang):
     """One kind of edit to one release, checked against a whole render of the edited data."""
-    data_dir, docs, generated_pages = served(source, lang)
+    data_dir, generated_pages = served(source, lang)
     project = _read(data_dir / "project.yaml")
     path = data_dir / release
     original = path.read_text(encoding="utf-8")
     data = yaml.load(original, Loader=_LOADER)
     releases = {file: _read(file) for file in sorted(data_dir.glob("[0-9]*.yaml"))}
     assert edit(data, project, _rng(edit, release), _others(releases, path)) is not False
-    generated_pages.generate_once(read_files(data_dir), docs, "", lang)  # the pages before the edit
+    before = generated_pages.generate_once(read_files(data_dir), "", lang).texts()  # the pages before the edit
+    generated_pages.built()  # as a kept build says: the next dirty build builds only what changes
     _write(path, data)
     try:
-        generated = generated_pages.generate_once(read_files(data_dir), docs, "", lang)
+        generated = generated_pages.generate_once(read_files(data_dir), "", lang)
         whole = render_language(load_catalog(data_dir), lang)
     finally:
         path.write_text(original, encoding="utf-8")
-    written = _tree(docs / lang)
-    assert written == whole, sorted(page for page in whole if written.get(page) != whole[page])
+    made = generated.texts()
+    assert made == whole, sorted(page for page in whole if made.get(page) != whole[page])
+    # the dirty build builds exactly the pages whose text changed
+    changed = {page for page in made if before.get(page) != made[page]}
+    assert {page for page in made if generated_pages.is_unbuilt(page)} == changed
     assert generated.pages == frozenset(whole)
 
 
@@ -325,7 +325,6 @@ def test_an_edit_that_relates_two_features_of_other_releases_renders_both(tmp_pa
     1.7 before (incremental.cross_references)."""
     data_dir = tmp_path / "releases"
     shutil.copytree(ROOT / "releases", data_dir)
-    docs = tmp_path / "docs"
     replacement = "torch.Tensor.masked_scatter_"
     before = load_catalog(data_dir)
     path = data_dir / "1.7.yaml"
@@ -333,11 +332,52 @@ def test_an_edit_that_relates_two_features_of_other_releases_renders_both(tmp_pa
     provider = data["features"][0]
     assert before.provider_of(replacement) is None or before.provider_of(replacement).id != provider["id"]
     generated_pages = LanguagePages()
-    generated_pages.generate_once(read_files(data_dir), docs, "", "en")
+    generated_pages.generate_once(read_files(data_dir), "", "en")
     provider.setdefault("apis", []).append(replacement)
     _write(path, data)
     assert load_catalog(data_dir).provider_of(replacement).id == provider["id"]
-    generated_pages.generate_once(read_files(data_dir), docs, "", "en")
+    made = generated_pages.generate_once(read_files(data_dir), "", "en").texts()
     whole = render_language(load_catalog(data_dir), "en")
-    written = _tree(docs / "en")
-    assert written == whole, sorted(page for page in whole if written.get(page) != whole[page])
+    assert made == whole, sorted(page for page in whole if made.get(page) != whole[page])
+
+
+DIRTY_BUILD = """
+import json
+from pathlib import Path
+from releasekb.site.build import SiteBuilder
+
+def pages(site):
+    return {str(p.relative_to(site)): (p.stat().st_mtime_ns, p.read_bytes()) for p in site.rglob("index.html")}
+
+builder = SiteBuilder("mkdocs.yml", strict=False, serving=True)  # as serve makes it
+site, whole = Path("site").resolve(), Path("whole").resolve()
+assert builder.build_into(site)
+before = pages(site)
+release = Path("releases/1.1.yaml")
+release.write_text(release.read_text(encoding="utf-8").replace("Widgets keep their API", "Widgets keep the API", 1))
+assert builder.update(site)  # the dirty build, in place
+after = pages(site)
+assert builder.build_into(whole)  # a whole build of the edited data
+truth = pages(whole)
+builder.close()
+print(json.dumps({
+    "all": len(after),
+    "rebuilt": sorted(page for page in after if after[page][0] != before[page][0]),
+    "changed": sorted(page for page in truth if truth[page][1] != before[page][1]),
+    "stale": sorted(page for page in truth if truth[page][1] != after[page][1]),
+}))
+"""
+
+
+def test_a_save_under_serve_builds_only_the_pages_it_changed(tmp_path):
+    """`serve`'s dirty build builds exactly the pages whose text an edit changed (GeneratedFile.is_modified,
+    LanguagePages.is_unbuilt), compared with a whole build of the edited data, in every language."""
+    project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    result = subprocess.run(
+        [sys.executable, "-c", DIRTY_BUILD], cwd=project, capture_output=True, text=True, env=command_env(), timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout.splitlines()[-1])
+    assert found["stale"] == []
+    assert found["rebuilt"] == found["changed"]
+    assert "features/widgets/index.html" in found["changed"] and len(found["changed"]) < found["all"] / 10

@@ -271,14 +271,13 @@ def test_locale_refuses_an_existing_file_and_a_code_that_is_no_language(data, ca
     assert not (data / "locales" / "klingon.yaml").exists()
 
 
-def test_an_edited_team_file_renders_every_page_again_under_serve(data, tmp_path):
+def test_an_edited_team_file_renders_every_page_again_under_serve(data):
     """A language process (serve) keeps its pages between builds and renders only what a data edit
     changed; the data's fingerprint does not cover locales/, so an edited string renders all."""
     pages = LanguagePages()
-    docs = tmp_path / "docs"
-    page = docs / "en" / "releases" / "1.0.md"
-    pages.generate_once(read_files(data), docs, "", "en")
-    assert "Released" in page.read_text(encoding="utf-8")
+    page = "releases/1.0.md"
+    assert "Released" in pages.generate_once(read_files(data), "", "en").rendered[page].body
+    pages.built()
     (data / "locales" / "en.yaml").write_text('released: "Out on"\n')
-    pages.generate_once(read_files(data), docs, "", "en")
-    assert "Out on" in page.read_text(encoding="utf-8")
+    assert "Out on" in pages.generate_once(read_files(data), "", "en").rendered[page].body
+    assert pages.is_unbuilt(page)

@@ -160,26 +160,53 @@ def test_a_built_site_carries_the_marker_and_is_replaced_as_are_an_empty_and_a_n
 # ----------------------------------------------------------------- links in generated folders
 
 
-@pytest.mark.parametrize(
-    ("link", "target"), [("docs/zh/releases", "victim"), ("docs/en/index.md", "victim/page.md"), ("docs/zh", "victim")]
-)
-def test_a_generated_folder_or_page_that_is_a_link_is_an_error_and_its_target_stays(built, tmp_path, link, target):
-    project = copy_of(built, tmp_path)
+def plant_link(project: Path, tmp_path: Path, link: str, target: str) -> tuple[Path, Path]:
+    """A symbolic link at `link` in the project to `target` in a victim folder of precious files."""
     victim = tmp_path / "victim"
     (victim / "sub").mkdir(parents=True)
     (victim / "page.md").write_text("precious\n", encoding="utf-8")
     (victim / "sub" / "deep.md").write_text("precious too\n", encoding="utf-8")
     (victim / "index.md").write_text("not a page of ours\n", encoding="utf-8")
     planted = project / link
-    shutil.rmtree(planted) if planted.is_dir() else planted.unlink()
+    if planted.is_dir():
+        shutil.rmtree(planted)
+    elif planted.exists():
+        planted.unlink()
+    planted.parent.mkdir(parents=True, exist_ok=True)
     planted.symlink_to(os.path.relpath(tmp_path / target, planted.parent))
-    victim_before, site_before = listing(victim), listing(project / "site")
-    result = releasekb(project, "build")
+    return planted, victim
+
+
+@pytest.mark.parametrize(
+    ("link", "target"), [("docs/zh/releases", "victim"), ("docs/en/index.md", "victim/page.md"), ("docs/zh", "victim")]
+)
+def test_a_generated_folder_or_page_that_is_a_link_is_an_export_error_and_its_target_stays(
+    built, tmp_path, link, target
+):
+    project = copy_of(built, tmp_path)
+    planted, victim = plant_link(project, tmp_path, link, target)
+    victim_before = listing(victim)
+    result = releasekb(project, "export")
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{planted} is a symbolic link, in a folder ReleaseKB writes" in result.stderr
     assert "remove the link" in result.stderr
     assert listing(victim) == victim_before
-    assert listing(project / "site") == site_before
+
+
+@pytest.mark.parametrize(("link", "target"), [("docs/zh/releases", "victim"), ("docs/en/index.md", "victim/page.md")])
+def test_a_build_neither_writes_nor_publishes_what_a_link_in_a_generated_folder_leads_to(built, tmp_path, link, target):
+    """A build writes nothing into docs/, and the generated folders are the generator's: what a
+    link there leads to is neither changed nor made a page of the site."""
+    project = copy_of(built, tmp_path)
+    planted, victim = plant_link(project, tmp_path, link, target)
+    victim_before = listing(victim)
+    result = releasekb(project, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert listing(victim) == victim_before
+    site = {path: content for path, content in listing(project / "site").items() if isinstance(content, bytes)}
+    assert not [path for path, content in site.items() if b"precious" in content or b"not a page of ours" in content]
+    releases = [path for path in site if path.startswith("zh/releases/") and path.endswith("/index.html")]
+    assert len(releases) >= 2 and "index.html" in site  # the release pages and the home page, generated
 
 
 def test_a_link_where_older_versions_kept_the_search_pages_is_never_written_through(built, tmp_path):

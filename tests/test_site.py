@@ -169,14 +169,22 @@ def test_mkdocs_build_itself_reports_data_problems_without_traceback(tmp_path):
     assert not (project / "site").exists()
 
 
-def test_removed_data_removes_its_generated_pages(tmp_path):
+def test_removed_data_removes_its_pages_and_the_export_its_markdown(tmp_path):
     project = copy_project(tmp_path / "p", FIXTURE_RELEASES)
+    exported = project / "docs" / "en" / "releases" / "2.0.md"
+    result = run_releasekb(project, "export")
+    assert result.returncode == 0, result.stderr
+    assert exported.is_file()
     assert run_releasekb(project, "build").returncode == 0
     (project / "releases" / "2.0.yaml").unlink()
     assert run_releasekb(project, "build").returncode == 0
-    assert not (project / "docs" / "en" / "releases" / "2.0.md").exists()
-    assert not (project / "site" / "releases" / "2.0").exists()
+    assert not (project / "site" / "releases" / "2.0").exists()  # the export's file is not a page of the site
     assert (project / "site" / "releases" / "1.1" / "index.html").is_file()
+    assert exported.is_file()  # a build writes nothing into docs/
+    assert run_releasekb(project, "export").returncode == 0
+    assert not exported.exists()
+    again = run_releasekb(project, "export")  # nothing changed: no file written
+    assert again.stdout.splitlines() == ["en: 0 files written or removed", "zh: 0 files written or removed"]
 
 
 def test_gitignore_lists_exactly_the_generated_paths():

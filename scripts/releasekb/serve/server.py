@@ -29,7 +29,7 @@ from releasekb.kb.notes import NotesAs
 from releasekb.kb.validate import read_files
 from releasekb.site import leftovers
 from releasekb.site.build import Interrupted, SiteBuilder
-from releasekb.site.generate import generated_roots
+from releasekb.site.markdown_export import generated_roots
 
 
 def serve_site(config_file: str, dev_addr: str) -> int:
@@ -176,8 +176,9 @@ def _shown(path: str | Path) -> str:
 
 
 class _ServeSources:
-    """What a rebuild under `serve` depends on, and whether it changed since the last build:
-    writing the generated pages must not trigger a rebuild of its own."""
+    """What a rebuild under `serve` depends on, and whether it changed since the last build. The
+    generated folders of docs/ are not sources: a build replaces what is there with the pages it
+    makes (plugin_modes.WholeSite), so `releasekb export` writing them is no reason to build."""
 
     def __init__(self, builder: SiteBuilder):
         self.builder = builder
@@ -185,8 +186,8 @@ class _ServeSources:
 
     def watched(self) -> list[tuple[Path, bool]]:
         """(path, recursive) for every source: the data, the configurations and the hand-written
-        docs, not the generated pages (thousands at scale: the server polls what it watches,
-        and a build's own writes are no reason to build)."""
+        docs, not the generated folders (an export's thousands of pages at scale, which no build
+        reads: the server polls what it watches)."""
         docs = self.builder.docs_root
         generated = {root.resolve() for root in generated_roots(docs, self.builder.languages)}
         configs = dict.fromkeys(self.builder.configs.values())  # one file may configure several languages

@@ -40,7 +40,6 @@ from releasekb.common.safe_text import visible
 from releasekb.kb.notes import NotesAs
 from releasekb.kb.validate import DataFiles, read_files
 from releasekb.site import afterwards, leftovers, progress
-from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import docs_root
 from releasekb.site.session import Session
 from releasekb.site.site_folder import check_site_folder, is_marked, mark, previous_site, replaceable
@@ -130,7 +129,9 @@ class Interrupted(BaseException):
 
 
 def _release_jobs(moved: dict[Path, Path]) -> None:
-    """Run in a worker: its build's folder is in place, its held jobs run (afterwards.Jobs.release)."""
+    """Run in a worker: its build's folder is in place, so are its pages (a dirty build after it
+    builds only what changes next), and its held jobs run (afterwards.Jobs.release)."""
+    _worker_session.pages.built()
     _worker_session.jobs.release(moved)
 
 
@@ -226,20 +227,20 @@ def _build_one_language(
         # Generated here rather than in the plugin, from the data as the builder read it, so that
         # data problems are reported once by the parent rather than by every language; the
         # plugin is given the pages (build_with) and generates nothing itself.
-        generated = session.pages.generate_once(data, docs_root(config), config.site_url or "", lang)
+        generated = session.pages.generate_once(data, config.site_url or "", lang)
         if dirty and (generated.dropped_pages or lang not in session.built_languages):
             why = "pages were removed" if generated.dropped_pages else "no earlier build"
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
         plugin_of(config).build_with(session, generated)
         build(config, dirty=dirty)
+        if dirty:  # in place: its pages are the site's now (a whole build's, once it is kept: _release_jobs)
+            session.pages.built()
         session.built_languages.add(lang)
         site_url = config.site_url or ""
     except DataError as error:
         return LanguageResult(Outcome.INVALID_DATA, error.report())
     except _configuration_errors() as error:
         return LanguageResult(Outcome.BUILD_FAILED, f"{config_file}: {error}")
-    except LinkInTheWay as error:  # a link in a folder the build writes: never followed (confined.py)
-        return LanguageResult(Outcome.BUILD_FAILED, str(error))
     except OSError as error:  # a full disk, a read-only folder
         return LanguageResult(Outcome.BUILD_FAILED, f"cannot write {os_error_text(error)}")
     finally:

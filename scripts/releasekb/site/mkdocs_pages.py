@@ -1,6 +1,7 @@
-"""The generated pages as MkDocs pages: GeneratedPage, the renderer's page object
-(rendered_page.py) given to MkDocs as a `Page` subclass with its own `read_source` and `render`,
-as Material's blog gives its views, and the title MkDocs would make of a page's heading."""
+"""The generated pages as MkDocs pages: GeneratedFile, each one's file, in memory (MkDocs 1.6's
+generated files); GeneratedPage, the renderer's page object (rendered_page.py) given to MkDocs as
+a `Page` subclass with its own `read_source` and `render`, as Material's blog gives its views; and
+the title MkDocs would make of a page's heading."""
 
 from __future__ import annotations
 
@@ -28,6 +29,50 @@ def markdown_title(title: str) -> str:
 
 
 _PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation character
+
+
+class GeneratedFile(File):
+    """A generated page's file (or the features index's filter text), in memory: made with
+    `File.generated`. Its text is the page's standalone Markdown (markdown_export.py), made only
+    when something reads it (MkDocs never does: GeneratedPage gives it the page).
+
+    A dirty build (`releasekb serve` after an edit) builds only the files that say they are
+    modified: MkDocs' own File says so of every file in memory, this one only when its page
+    changed since the last build that was kept (generate.LanguagePages.is_unbuilt)."""
+
+    made: RenderedPage | None = None  # None: a file that is not a page (its text given)
+    changed: bool = True
+
+    @classmethod
+    def of(
+        cls, config: MkDocsConfig, src_uri: str, made: RenderedPage | str, changed: bool, **options
+    ) -> GeneratedFile:
+        """made: the page, or the file's text."""
+        file = cls.generated(config, src_uri, content=made if isinstance(made, str) else "")
+        file.made = None if isinstance(made, str) else made
+        file.changed = changed
+        return file
+
+    @property
+    def content_string(self) -> str:
+        return self.made.markdown() if self.made is not None else File.content_string.fget(self)
+
+    @content_string.setter
+    def content_string(self, value: str) -> None:  # another plugin's text replaces the page's
+        self.made = None
+        File.content_string.fset(self, value)
+
+    @property
+    def content_bytes(self) -> bytes:
+        return self.made.markdown().encode("utf-8") if self.made is not None else File.content_bytes.fget(self)
+
+    @content_bytes.setter
+    def content_bytes(self, value: bytes) -> None:
+        self.made = None
+        File.content_bytes.fset(self, value)
+
+    def is_modified(self) -> bool:
+        return self.changed
 
 
 class GeneratedPage(Page):

@@ -82,7 +82,7 @@ class ReleaseKBPlugin(BasePlugin[ReleaseKBConfig]):
     # page of theirs at a path of ours is then seen, and refused, rather than silently replaced.
     @event_priority(-100)
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        self.mode.on_files(files, config)
+        files = self.mode.on_files(files, config)
         require_local_assets(files, config)
         return files
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -26,17 +27,13 @@ from releasekb.common.locales import team_signature
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
 from releasekb.kb.pipeline import load_knowledge_base
-from releasekb.kb.urls import relative_site_url
+from releasekb.kb.urls import GENERATED_PATHS, relative_site_url
 from releasekb.kb.validate import read_files
 from releasekb.site import level_colours, publish, search
-from releasekb.site.confined import LinkInTheWay
 from releasekb.site.generate import build_language, docs_root
 from releasekb.site.language_config import alternates, refuse_static_i18n
 from releasekb.site.material_search import answer_with_pagefind, material_search
-
-# The package's theme overrides (main.html, 404.html, the search box, the sitemap) and the
-# assets every page of a whole site loads: MkDocs copies the files of a theme folder into the site.
-from releasekb.site.mkdocs_pages import GeneratedPage, navigation_titles
+from releasekb.site.mkdocs_pages import GeneratedFile, GeneratedPage, navigation_titles
 from releasekb.site.plugin_config import data_dir_of
 from releasekb.site.render import (
     bytecode_cache,
@@ -123,7 +120,8 @@ class Mode:
     def on_pre_build(self, config: MkDocsConfig) -> None:
         pass
 
-    def on_files(self, files: Files, config: MkDocsConfig) -> None:
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        """The site's files with this mode's pages among them."""
         raise NotImplementedError
 
     def make_pages(self, files: Files, config: MkDocsConfig) -> None:
@@ -196,6 +194,8 @@ class WholeSite(Mode):
 
     def __init__(self, plugin: ReleaseKBPlugin, section: str):
         super().__init__(plugin, section)
+        self.filter_text = ""  # the features index's FILTER_TEXT_FILE
+        self._from_plugin = False  # whether the plugin generated this build's pages itself (mkdocs build)
         self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
         # ((languages, site address), {src_uri of a generated page: (its address, its addresses in
         # each language, its alternates)})
@@ -251,17 +251,17 @@ class WholeSite(Mode):
         """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
         Every later stage of the build uses the catalog made here, never the files again."""
         generated, self.plugin.given = self.plugin.given, None  # for this build only
+        self._from_plugin = generated is None
         try:
             if generated is None:  # a plain `mkdocs build` or `mkdocs serve`: the plugin reads the data
                 data = read_files(self.data_dir)
-                generated = self.session.pages.generate_once(data, docs_root(config), self.root_url, self.lang)
+                generated = self.session.pages.generate_once(data, self.root_url, self.lang)
         except DataError as error:
             raise _invalid_data(error) from None
-        except LinkInTheWay as error:  # under a plain `mkdocs build`: a sentence, not a traceback
-            raise PluginError(str(error)) from None
         self.catalog = generated.catalog
         self.html_pages = generated.pages
         self.rendered = generated.rendered
+        self.filter_text = generated.filter_text
         return generated
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
@@ -274,24 +274,40 @@ class WholeSite(Mode):
         self.feed = self.session.indexer.feed_for(self.lang).prepare(self.catalog)
         answer_with_pagefind(config, self.feed.settings)
 
-    def on_files(self, files: Files, config: MkDocsConfig) -> None:
-        self._refuse_pages_of_other_plugins(files, config)
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        files = self._with_generated_files(files, config)
         self.make_pages(files, config)
         self.session.progress.total(len(files.documentation_pages()))
         self.session.indexer.feed_for(self.lang).keep_only({file.src_uri for file in files.documentation_pages()})
+        return files
 
-    def _refuse_pages_of_other_plugins(self, files: Files, config: MkDocsConfig) -> None:
-        """The whole site's pages are files in the docs; another plugin's page, or a hand-written
-        one (`releases.md` beside the generated `releases/index.md`), at one of their addresses
-        would replace it (MkDocs keeps the last file written at an address)."""
+    def _with_generated_files(self, files: Files, config: MkDocsConfig) -> Files:
+        """The docs' files and the generated pages, in memory (mkdocs_pages.GeneratedFile). The
+        generated folders (urls.GENERATED_PATHS) are the generator's: a file there, written by
+        `releasekb export` or by an older version's builds, is replaced by the page made now, and
+        one whose page is gone (a feature removed since the export) is left out."""
+        name = self.plugin.name_in(config)
+        kept = [file for file in files if file.generated_by != name and not _in_generated_folders(file)]
+        self._refuse_pages_of_other_plugins(kept, config)  # before ours join: one would replace the other
+        pages = self.session.pages
+        ours = [
+            GeneratedFile.of(config, uri, self.rendered.get(uri, self.filter_text), pages.is_unbuilt(uri))
+            for uri in sorted(self.html_pages)
+        ]
+        # Without a `nav`, MkDocs' navigation lists the pages in the order of the files: a walk of
+        # the docs folder, as when the pages were files there.
+        return Files(_in_walk_order(kept, ours) if not config.nav else kept + ours)
+
+    def _refuse_pages_of_other_plugins(self, others: list[File], config: MkDocsConfig) -> None:
+        """Another plugin's page, or a hand-written one (`releases.md` beside the generated
+        `releases/index.md`), at one of the generated pages' addresses would replace it, or be
+        replaced (MkDocs keeps one file per path and per address). others: the site's files,
+        the generated folders' left out."""
         # Once per set of pages: an edit under `serve` makes a new set, most often an equal one.
         if self._destinations[0] != self.html_pages:
             destinations = {File(uri, None, config.site_dir, True).dest_uri: uri for uri in self.html_pages}
             self._destinations = (self.html_pages, destinations)
-        destinations = self._destinations[1]
-        # Ours are files of the docs (generated_by None) at their own paths; any other file is theirs.
-        others = Files([file for file in files if file.src_uri not in self.html_pages or file.generated_by])
-        _refuse_files_at(destinations, others, self.plugin.name_in(config))
+        _refuse_files_at(self._destinations[1], others, self.plugin.name_in(config))
 
     def on_nav(self, nav, config: MkDocsConfig) -> None:
         super().on_nav(nav, config)
@@ -407,6 +423,8 @@ class WholeSite(Mode):
                 self.feed.write_index(site_dir)
             except RuntimeError as error:
                 raise PluginError(f"search index: {error}") from None
+        if self._from_plugin:  # `mkdocs serve --dirty`: the pages are in the site (build.py says so for its own)
+            self.session.pages.built()
 
 
 class Section(Mode):
@@ -449,7 +467,7 @@ class Section(Mode):
         """The section's address: absolute with the site's, else a path from the site's root."""
         return urljoin(self.root_url or "/", self.section + "/")
 
-    def on_files(self, files: Files, config: MkDocsConfig) -> None:
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         """The section's pages and assets, in memory; a file of the site's own at one of their
         addresses is an error naming both (the plugin never replaces a page it did not make).
         The site's search is left as it is."""
@@ -477,6 +495,7 @@ class Section(Mode):
         for file in ours:
             files.append(file)
         self.make_pages(files, config)
+        return files
 
     def lead_through(self, page: Page, section_page: Page) -> None:
         if page.parent is None:
@@ -499,6 +518,33 @@ class Section(Mode):
         publish.write_outputs(self.catalog, self.lang, self._section_url(), section_dir, section=True)
 
 
+def _in_generated_folders(file: File) -> bool:
+    """Whether a file of the docs is in one of the generated folders (urls.GENERATED_PATHS)."""
+    return file.generated_by is None and file.src_uri.split("/")[0] in GENERATED_PATHS
+
+
+def _in_walk_order(docs: list[File], ours: list[File]) -> list[File]:
+    """ours inserted among the files of the docs folder (generated_by None, in the order of a walk)
+    where a walk would find them; the other plugins' files keep their places."""
+    ours, merged, taken, after_docs = sorted(ours, key=_walk_order), [], 0, 0
+    for file in docs:
+        if file.generated_by is None:
+            while taken < len(ours) and _walk_order(ours[taken]) < _walk_order(file):
+                merged.append(ours[taken])
+                taken += 1
+        merged.append(file)
+        if file.generated_by is None:
+            after_docs = len(merged)
+    return merged[:after_docs] + ours[taken:] + merged[after_docs:]  # the rest of ours after the docs' last file
+
+
+def _walk_order(file: File) -> tuple:
+    """Where a walk of the docs folder finds the file, as MkDocs' get_files walks it: the files
+    of a folder before its sub-folders', and in a folder its index page first."""
+    folder, _, name = file.src_uri.rpartition("/")
+    return tuple(folder.split("/")) if folder else (), (posixpath.splitext(name)[0] not in ("index", "README"), name)
+
+
 def _section_page_of(page: Page, nav) -> Page | None:
     """For a page the navigation does not list (a release, a feature, a level: thousands of
     them, see mkdocs.yml's not_in_nav), the index page of the folder it is in, which the
@@ -516,7 +562,7 @@ def _section_page_of(page: Page, nav) -> Page | None:
     return found
 
 
-def _refuse_files_at(destinations: dict[str, str], files: Files, name: str, or_else: str = "") -> None:
+def _refuse_files_at(destinations: dict[str, str], files: Iterable[File], name: str, or_else: str = "") -> None:
     """An error naming both files when a file not made by this plugin would be written at one of
     its addresses, `destinations` ({the address in the site: the page or output there}). Compared
     by address, not by source path: with directory URLs the site's `release-notes.md` is served at
