@@ -1,8 +1,8 @@
 """Writes and deletes that stay inside their folder.
 
-A build writes and deletes files in folders it owns inside a project: the generated pages
-(docs/<lang>/releases/, ...; generate.py). A cloned repository can hold a symbolic link at any of those paths
-(`docs/zh/releases -> ../../../victim`), and following it would delete or overwrite files
+`releasekb export` writes and deletes files in folders it owns inside a project: the generated
+pages (docs/<lang>/releases/, ...; markdown_export.py). A cloned repository can hold a symbolic
+link at any of those paths (`docs/zh/releases -> ../../../victim`), and following it would delete or overwrite files
 outside the project. So no path of ours is followed through a link: a link there is an error
 naming it, and a file is opened for writing with O_NOFOLLOW, which refuses a link put there since.
 """
@@ -17,12 +17,12 @@ from releasekb.common.safe_text import visible
 
 
 class LinkInTheWay(OSError):
-    """A path a build would write or delete through is a symbolic link."""
+    """A path ReleaseKB would write or delete through is a symbolic link."""
 
     def __init__(self, link: Path, base: Path):
         super().__init__(
-            f"{visible(link)} is a symbolic link, in a folder ReleaseKB writes ({visible(base)}): the build "
-            "would write or delete through it, outside that folder; remove the link (the build writes "
+            f"{visible(link)} is a symbolic link, in a folder ReleaseKB writes ({visible(base)}): ReleaseKB "
+            "would write or delete through it, outside that folder; remove the link (ReleaseKB writes "
             "what belongs there itself)"
         )
 
