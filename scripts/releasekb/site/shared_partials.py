@@ -9,8 +9,14 @@ plugin_modes._section_page_of) and of addresses relative to the page's folder, s
 leads into the page itself. Pages that share the folder and that state get the same HTML, so it is
 rendered for the first of them and reused.
 
-The theme's stubs (theme/partials/nav.html, tabs.html, palette.html, search.html, and main.html's
-`config` block) call `releasekb_shared_partial` with a name from SHARED. The partial is rendered as
+The header is shared too, but for what is the page's own in it: its title, and the language
+switcher's links (to the same page in each language). It is rendered once per folder and state with
+a mark for each, which each page's own replaces: the title, and the switcher rendered for the page
+(its stub, theme/partials/alternate.html, calls `releasekb_page_part`, which prints the mark while a
+shared header renders). A page whose front matter sets its title is rendered on its own.
+
+The theme's stubs (theme/partials/header.html, nav.html, tabs.html, palette.html, search.html, and
+main.html's `config` block) call `releasekb_shared_partial` with a name from SHARED. The partial is rendered as
 the theme has it without the package's stubs: Material's, or the site's own custom_dir copy, or
 for a releasekb-* name the package's own, with the same variables an `include` passes. A page
 the navigation lists, or one that a shared part leads into, is rendered every time.
@@ -25,18 +31,25 @@ from markupsafe import Markup
 
 from releasekb.kb.urls import FEATURES_INDEX, SEARCH_WORKER, page_url
 
-# The global the theme's stubs call.
+# The globals the theme's stubs call.
 GLOBAL_NAME = "releasekb_shared_partial"
+PAGE_PART_NAME = "releasekb_page_part"
 
 # {partial: the addresses it leads to besides the navigation's entries}: the one list of the
 # parts shared, read by the key (_same_from) so that a page one of them leads into has its own.
 SHARED: dict[str, tuple[str, ...]] = {
+    "partials/header.html": (),  # its page parts excepted (PAGE_PARTS, the title)
     "partials/nav.html": (),
     "partials/tabs.html": (),
     "partials/palette.html": (),
     "partials/releasekb-search.html": (page_url(FEATURES_INDEX),),  # the form's way on without JavaScript
     "partials/releasekb-config.html": (SEARCH_WORKER,),  # the search worker's address
 }
+# The partial that prints the page's title (Material's header): shared with a mark in its place.
+TITLED = "partials/header.html"
+# {a part of a shared partial that is each page's own: the mark a shared render prints for it}.
+PAGE_PARTS = {"partials/alternate.html": "\x00releasekb-page-part:alternate\x00"}
+TITLE_MARK = "\x00releasekb-page-part:title\x00"
 
 
 class SharedPartials:
@@ -47,24 +60,72 @@ class SharedPartials:
         # or the site's custom_dir) is the template its stub stands in front of; the package's
         # own partials (releasekb-*) are found after them.
         below = [folder for folder in theme_dirs if folder != own_theme_dir]
-        self._env = env.overlay(loader=jinja2.FileSystemLoader([*below, own_theme_dir]))
+        theirs = jinja2.FileSystemLoader([*below, own_theme_dir])
+        self._theme = env.overlay(loader=theirs)  # a page part, as the theme has it
+        # A shared partial: as the theme has it, but for the page parts it includes, which are the
+        # package's stubs (page_part prints their marks).
+        own = jinja2.FileSystemLoader(own_theme_dir)
+        stubs = jinja2.FunctionLoader(lambda name: own.get_source(env, name) if name in PAGE_PARTS else None)
+        self._env = env.overlay(loader=jinja2.ChoiceLoader([stubs, theirs]))
         self._html: dict[tuple, Markup] = {}
+        self._marking = 0  # how many shared renders are under way: page parts print their marks
         self.rendered = 0  # how many times a partial was rendered (the rest were reused): for the tests
 
     def install(self, env: jinja2.Environment) -> None:
         env.globals[GLOBAL_NAME] = self.render
+        env.globals[PAGE_PART_NAME] = self.page_part
 
     @jinja2.pass_context
     def render(self, context: jinja2.runtime.Context, name: str) -> Markup:
         """The partial `name` (one of SHARED), as `{% include name %}` would render it here."""
-        key = _same_from(context.get("page"), context.get("nav"), SHARED[name])
-        if key is not None and (name, key) in self._html:
-            return self._html[(name, key)]
-        self.rendered += 1
-        html = Markup(self._env.get_template(name).render(context.get_all()))
-        if key is not None:
-            self._html[(name, key)] = html
-        return html
+        page = context.get("page")
+        key = _same_from(page, context.get("nav"), SHARED[name])
+        if key is not None and name == TITLED and (getattr(page, "meta", None) or {}).get("title"):
+            key = None  # Material prints the front matter's title, which no mark stands for
+        if key is None:
+            self.rendered += 1
+            return Markup(self._env.get_template(name).render(context.get_all()))
+        if (name, key) not in self._html:
+            self.rendered += 1
+            variables = context.get_all()
+            if name == TITLED:
+                variables["page"] = _TitledAs(page, TITLE_MARK)
+            self._marking += 1
+            try:
+                self._html[(name, key)] = Markup(self._env.get_template(name).render(variables))
+            finally:
+                self._marking -= 1
+        return self._with_page_parts(self._html[(name, key)], context, page)
+
+    @jinja2.pass_context
+    def page_part(self, context: jinja2.runtime.Context, name: str) -> Markup:
+        """The partial `name` (one of PAGE_PARTS) as `{% include name %}` would render it here; its
+        mark while a shared partial is rendered, which each page's own replaces."""
+        if self._marking:
+            return Markup(PAGE_PARTS[name])
+        return Markup(self._theme.get_template(name).render(context.get_all()))
+
+    def _with_page_parts(self, html: Markup, context: jinja2.runtime.Context, page) -> Markup:
+        """A shared partial's HTML with each mark replaced by the page's own, as the theme prints
+        it (str: Markup's own replace would escape the title)."""
+        text = str(html)
+        if TITLE_MARK in text:
+            text = text.replace(TITLE_MARK, str(page.title))
+        for name, mark in PAGE_PARTS.items():
+            if mark in text:
+                text = text.replace(mark, self.page_part(context, name))
+        return Markup(text)
+
+
+class _TitledAs:
+    """A page as a shared partial sees it: itself, but for its title."""
+
+    def __init__(self, page, title: str):
+        self._page = page
+        self.title = title
+
+    def __getattr__(self, name: str):
+        return getattr(self._page, name)
 
 
 def _same_from(page, nav, leads_to: tuple[str, ...] = ()) -> tuple | None:
