@@ -231,6 +231,11 @@ def _build_one_language(
         if dirty and (generated.dropped_pages or lang not in session.built_languages):
             why = "pages were removed" if generated.dropped_pages else "no earlier build"
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
+        if not serving:
+            # The catalog and the pages, which live until the process ends: a build's later
+            # collections need not scan them again (a worker of `build` runs one build; under
+            # `serve` each build's objects must stay collectable).
+            gc.freeze()
         plugin_of(config).build_with(session, generated)
         build(config, dirty=dirty)
         if dirty:  # in place: its pages are the site's now (a whole build's, once it is kept: _release_jobs)
