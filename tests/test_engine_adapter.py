@@ -299,6 +299,13 @@ def test_the_parts_many_pages_share_are_rendered_once_and_every_page_is_as_rende
     parts = len(shared_partials.SHARED)
     assert partials.rendered <= parts * (len(shared) - len(features)) + parts
     assert b'md-nav__item md-nav__item--active">\n      <a href="../"' in shared[features[0]]
+    # What a shared part includes is what the page includes: the package's search box (a named
+    # dialog, a form that leads readers without JavaScript to the features index), inside the
+    # shared header, not Material's own.
+    searched = [path for path in shared if b'data-md-component="search"' in shared[path]]
+    assert len(searched) > len(features)
+    ours = b'data-md-component="search" role="dialog" aria-label='
+    assert [path for path in searched if ours not in shared[path] or b'name="q"' not in shared[path]] == []
 
     # Each page rendered on its own, as Material does without the sharing: the same bytes.
     monkeypatch.setattr(shared_partials, "_same_from", lambda page, nav, leads_to: None)
@@ -347,9 +354,10 @@ def test_the_shared_navigation_is_keyed_by_the_folder_and_the_active_entries(tmp
     assert key("guide/b/index.md") != before
 
 
-def test_without_a_nav_the_generated_pages_take_the_places_a_walk_of_the_docs_gives_them(tmp_path):
-    """MkDocs makes a site's navigation, when it has no `nav`, in the order of its files: the
-    generated files, in memory, are put where they were when they were files of the docs."""
+def test_the_generated_pages_take_the_places_a_walk_of_the_docs_gives_them(tmp_path):
+    """MkDocs lists a site's pages in the order of its files (its navigation without a `nav`, its
+    sitemap): the generated files, in memory, are put where they were when they were files of
+    the docs."""
     docs = tmp_path / "docs"
     names = ["index.md", "about.md", "zeta.md", "releases/index.md", "releases/1.0.md", "features/a.md", "guide/x.md"]
     for name in names:
@@ -364,5 +372,6 @@ def test_without_a_nav_the_generated_pages_take_the_places_a_walk_of_the_docs_gi
     docs_files = [file for file in files if not plugin_modes._in_generated_folders(file)]
     ours = [File.generated(config, file.src_uri, content="") for file in files if file not in docs_files]
     assert len(ours) == 4  # index.md, releases/*, features/*
-    merged = plugin_modes._in_walk_order([*docs_files, theirs], list(reversed(ours)))
+    ours.sort(key=lambda file: plugin_modes._walk_order(file.src_uri))
+    merged = plugin_modes._in_walk_order([*docs_files, theirs], ours)
     assert [file.src_uri for file in merged] == [*walked, "api/index.md"]

@@ -197,6 +197,7 @@ class WholeSite(Mode):
         self.filter_text = ""  # the features index's FILTER_TEXT_FILE
         self._from_plugin = False  # whether the plugin generated this build's pages itself (mkdocs build)
         self._destinations: tuple = (None, {})  # (html_pages, {the address of each: its src_uri})
+        self._walk: tuple = (None, [])  # (html_pages, their src_uris in the order of a walk of the docs)
         # ((languages, site address), {src_uri of a generated page: (its address, its addresses in
         # each language, its alternates)})
         self._addresses: tuple = (None, {})
@@ -289,14 +290,17 @@ class WholeSite(Mode):
         name = self.plugin.name_in(config)
         kept = [file for file in files if file.generated_by != name and not _in_generated_folders(file)]
         self._refuse_pages_of_other_plugins(kept, config)  # before ours join: one would replace the other
+        # In the order of a walk of the docs folder, as when the pages were files there: MkDocs lists
+        # the pages in the order of the files, in its navigation (without a `nav`) and its sitemap.
+        # Sorted once per set of pages: an edit under `serve` makes a new set, most often an equal one.
+        if self._walk[0] != self.html_pages:
+            self._walk = (self.html_pages, sorted(self.html_pages, key=_walk_order))
         pages = self.session.pages
         ours = [
             GeneratedFile.of(config, uri, self.rendered.get(uri, self.filter_text), pages.is_unbuilt(uri))
-            for uri in sorted(self.html_pages)
+            for uri in self._walk[1]
         ]
-        # Without a `nav`, MkDocs' navigation lists the pages in the order of the files: a walk of
-        # the docs folder, as when the pages were files there.
-        return Files(_in_walk_order(kept, ours) if not config.nav else kept + ours)
+        return Files(_in_walk_order(kept, ours))
 
     def _refuse_pages_of_other_plugins(self, others: list[File], config: MkDocsConfig) -> None:
         """Another plugin's page, or a hand-written one (`releases.md` beside the generated
@@ -524,12 +528,14 @@ def _in_generated_folders(file: File) -> bool:
 
 
 def _in_walk_order(docs: list[File], ours: list[File]) -> list[File]:
-    """ours inserted among the files of the docs folder (generated_by None, in the order of a walk)
-    where a walk would find them; the other plugins' files keep their places."""
-    ours, merged, taken, after_docs = sorted(ours, key=_walk_order), [], 0, 0
+    """ours (in the order of a walk) inserted among the files of the docs folder (generated_by
+    None, in the order of a walk) where a walk would find them; the other plugins' files keep
+    their places."""
+    merged, taken, after_docs = [], 0, 0
     for file in docs:
         if file.generated_by is None:
-            while taken < len(ours) and _walk_order(ours[taken]) < _walk_order(file):
+            here = _walk_order(file.src_uri)
+            while taken < len(ours) and _walk_order(ours[taken].src_uri) < here:
                 merged.append(ours[taken])
                 taken += 1
         merged.append(file)
@@ -538,10 +544,10 @@ def _in_walk_order(docs: list[File], ours: list[File]) -> list[File]:
     return merged[:after_docs] + ours[taken:] + merged[after_docs:]  # the rest of ours after the docs' last file
 
 
-def _walk_order(file: File) -> tuple:
-    """Where a walk of the docs folder finds the file, as MkDocs' get_files walks it: the files
+def _walk_order(src_uri: str) -> tuple:
+    """Where a walk of the docs folder finds a file, as MkDocs' get_files walks it: the files
     of a folder before its sub-folders', and in a folder its index page first."""
-    folder, _, name = file.src_uri.rpartition("/")
+    folder, _, name = src_uri.rpartition("/")
     return tuple(folder.split("/")) if folder else (), (posixpath.splitext(name)[0] not in ("index", "README"), name)
 
 

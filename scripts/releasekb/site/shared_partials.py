@@ -62,11 +62,15 @@ class SharedPartials:
         below = [folder for folder in theme_dirs if folder != own_theme_dir]
         theirs = jinja2.FileSystemLoader([*below, own_theme_dir])
         self._theme = env.overlay(loader=theirs)  # a page part, as the theme has it
-        # A shared partial: as the theme has it, but for the page parts it includes, which are the
-        # package's stubs (page_part prints their marks).
+
+        def only(loader: jinja2.BaseLoader, names) -> jinja2.FunctionLoader:
+            return jinja2.FunctionLoader(lambda name: loader.get_source(env, name) if name in names else None)
+
+        # A shared partial: itself as the theme has it; what it includes as a page includes it (the
+        # header's search box is the package's, through its stub), but for the page parts, which
+        # are the package's stubs whatever the site overrides (page_part prints their marks).
         own = jinja2.FileSystemLoader(own_theme_dir)
-        stubs = jinja2.FunctionLoader(lambda name: own.get_source(env, name) if name in PAGE_PARTS else None)
-        self._env = env.overlay(loader=jinja2.ChoiceLoader([stubs, theirs]))
+        self._env = env.overlay(loader=jinja2.ChoiceLoader([only(own, PAGE_PARTS), only(theirs, SHARED), env.loader]))
         self._html: dict[tuple, Markup] = {}
         self._marking = 0  # how many shared renders are under way: page parts print their marks
         self.rendered = 0  # how many times a partial was rendered (the rest were reused): for the tests
