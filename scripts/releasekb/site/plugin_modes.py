@@ -249,8 +249,8 @@ class WholeSite(Mode):
         self.session.progress.start(lang, languages)
 
     def _generate(self, config: MkDocsConfig):
-        """The whole site's pages of this language, written into docs/<lang>/ (once per data version).
-        Every later stage of the build uses the catalog made here, never the files again."""
+        """The whole site's pages of this language, made in memory (once per data version). Every
+        later stage of the build uses the catalog made here, never the data files again."""
         generated, self.plugin.given = self.plugin.given, None  # for this build only
         self._from_plugin = generated is None
         try:
