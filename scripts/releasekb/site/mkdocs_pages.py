@@ -44,9 +44,7 @@ class GeneratedFile(File):
     changed: bool = True
 
     @classmethod
-    def of(
-        cls, config: MkDocsConfig, src_uri: str, made: RenderedPage | str, changed: bool, **options
-    ) -> GeneratedFile:
+    def of(cls, config: MkDocsConfig, src_uri: str, made: RenderedPage | str, changed: bool) -> GeneratedFile:
         """made: the page, or the file's text."""
         file = cls.generated(config, src_uri, content=made if isinstance(made, str) else "")
         file.made = None if isinstance(made, str) else made
