@@ -26,7 +26,7 @@ from releasekb.kb.pipeline import KnowledgeBase, load_knowledge_base
 from releasekb.kb.urls import FILTER_TEXT_FILE
 from releasekb.kb.validate import DataFiles, LoadedReleases
 from releasekb.site.incremental import changed_references, cross_references, pages_to_render, what_changed
-from releasekb.site.render import Rows, render_pages
+from releasekb.site.render import Rows, export_texts, render_pages
 from releasekb.site.rendered_page import RenderedPage
 
 
@@ -93,7 +93,7 @@ class Generated:
     def texts(self) -> dict[str, str]:
         """{path inside the language tree: text} of the standalone export (markdown_export.py),
         FILTER_TEXT_FILE included."""
-        return {**{path: page.markdown() for path, page in self.rendered.items()}, FILTER_TEXT_FILE: self.filter_text}
+        return export_texts(self.rendered, self.filter_text)
 
 
 class LanguagePages:

@@ -259,7 +259,13 @@ class Rendered:
     @property
     def texts(self) -> dict[str, str]:
         """{path inside the language tree: text} of the standalone export, FILTER_TEXT_FILE included."""
-        return {**{path: page.markdown() for path, page in self.pages.items()}, FILTER_TEXT_FILE: self.filter_text}
+        return export_texts(self.pages, self.filter_text)
+
+
+def export_texts(pages: dict[str, RenderedPage], filter_text: str) -> dict[str, str]:
+    """{path inside the language tree: text} of the standalone export (markdown_export.py): each
+    page's Markdown, and the features index's FILTER_TEXT_FILE."""
+    return {**{path: page.markdown() for path, page in pages.items()}, FILTER_TEXT_FILE: filter_text}
 
 
 def render_pages(
