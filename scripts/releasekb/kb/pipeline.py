@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from releasekb.common import collector
 from releasekb.common.problems import DataError
 from releasekb.kb.catalog import Catalog, build_catalog
 from releasekb.kb.dataset import ValidatedData
@@ -23,8 +24,9 @@ class KnowledgeBase:
 def load_knowledge_base(source: Path | DataFiles, loaded: LoadedReleases | None = None) -> KnowledgeBase:
     """source: a data folder, or its files as read before (validate.read_files); loaded: the
     release files this process loaded before (validate.LoadedReleases)."""
-    data = load_data(source, loaded)
-    catalog = build_catalog(data)
+    with collector.paused():  # a graph of hundreds of thousands of objects, kept (collector.py)
+        data = load_data(source, loaded)
+        catalog = build_catalog(data)
     problems = list(redirects_lead_to_pages(data, catalog))
     if problems:
         raise DataError(problems)

@@ -34,6 +34,7 @@ from multiprocessing import get_context
 from multiprocessing.sharedctypes import SynchronizedArray
 from pathlib import Path
 
+from releasekb.common import collector
 from releasekb.common.i18n import url_prefix
 from releasekb.common.problems import DataError
 from releasekb.common.safe_text import visible
@@ -227,17 +228,20 @@ def _build_one_language(
         # Generated here rather than in the plugin, from the data as the builder read it, so that
         # data problems are reported once by the parent rather than by every language; the
         # plugin is given the pages (build_with) and generates nothing itself.
-        generated = session.pages.generate_once(data, config.site_url or "", lang)
+        with collector.paused():
+            generated = session.pages.generate_once(data, config.site_url or "", lang)
+            if not serving:
+                # The catalog and the pages, which live until the process ends: a build's later
+                # collections need not scan them again (a worker of `build` runs one build; under
+                # `serve` each build's objects must stay collectable). Frozen before the collector
+                # runs again, which would scan them all once first.
+                gc.freeze()
         if dirty and (generated.dropped_pages or lang not in session.built_languages):
             why = "pages were removed" if generated.dropped_pages else "no earlier build"
             return LanguageResult(Outcome.NEEDS_FULL_BUILD, why)
-        if not serving:
-            # The catalog and the pages, which live until the process ends: a build's later
-            # collections need not scan them again (a worker of `build` runs one build; under
-            # `serve` each build's objects must stay collectable).
-            gc.freeze()
         plugin_of(config).build_with(session, generated)
         build(config, dirty=dirty)
+        _without_gzip_time(Path(config.site_dir))
         if dirty:  # in place: its pages are the site's now (a whole build's, once it is kept: _release_jobs)
             session.pages.built()
         session.built_languages.add(lang)
@@ -371,7 +375,6 @@ class SiteBuilder:
                 default = staging / languages[0]
                 for lang in languages[1:]:  # each other language's site goes under <lang>/
                     (staging / lang).rename(default / url_prefix(lang, languages))
-                _without_gzip_time(default)
                 mark(default)
                 _swap(default, site_dir)
                 built = True
@@ -497,9 +500,10 @@ def _reported(results: list[LanguageResult]) -> Outcome:
 
 
 def _without_gzip_time(site: Path) -> None:
-    """MkDocs stamps sitemap.xml.gz's gzip header with the build day; without it two builds of
-    the same sources are byte-identical whenever they run."""
-    for packed in site.rglob("sitemap.xml.gz"):
+    """MkDocs stamps a language's sitemap.xml.gz's gzip header with the build day; without it two
+    builds of the same sources are byte-identical whenever they run."""
+    packed = site / "sitemap.xml.gz"
+    if packed.is_file():
         packed.write_bytes(gzip.compress(gzip.decompress(packed.read_bytes()), mtime=0))
 
 

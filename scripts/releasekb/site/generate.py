@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from releasekb.common import collector
 from releasekb.common.locales import team_signature
 from releasekb.kb.catalog import Catalog
 from releasekb.kb.dataset import ValidatedData
@@ -116,20 +117,22 @@ class LanguagePages:
         before = self._generated
         strings = team_signature(data.folder)
         if before is None or (before.target, before.fingerprint, before.strings) != (target, data.fingerprint, strings):
-            knowledge_base = load_knowledge_base(data, self.releases)
-            same_target = before is not None and before.target == target
-            # an edited string may be on any page: all of them are rendered again
-            last = self._last if same_target and before.strings == strings else None
-            earlier = self._last if same_target else None
-            self._last = generate_language(knowledge_base, site_url, lang, last, self._rows)
-            self._note_changes(earlier, self._last)
-            tree = frozenset(self._last.paths) | {FILTER_TEXT_FILE}
-            dropped = same_target and not before.pages <= tree
-            catalog, rendered, filter_text = knowledge_base.catalog, self._last.rendered, self._last.filter_text
-            self._generated = Generated(
-                target, data.fingerprint, strings, tree, dropped, catalog, rendered, filter_text
-            )
+            with collector.paused():  # the catalog and the pages: kept, and too many to scan (collector.py)
+                self._generate(data, target, before, strings)
         return self._generated
+
+    def _generate(self, data: DataFiles, target: Target, before: Generated | None, strings: tuple) -> None:
+        knowledge_base = load_knowledge_base(data, self.releases)
+        same_target = before is not None and before.target == target
+        # an edited string may be on any page: all of them are rendered again
+        last = self._last if same_target and before.strings == strings else None
+        earlier = self._last if same_target else None
+        self._last = generate_language(knowledge_base, target.site_url, target.lang, last, self._rows)
+        self._note_changes(earlier, self._last)
+        tree = frozenset(self._last.paths) | {FILTER_TEXT_FILE}
+        dropped = same_target and not before.pages <= tree
+        catalog, rendered, filter_text = knowledge_base.catalog, self._last.rendered, self._last.filter_text
+        self._generated = Generated(target, data.fingerprint, strings, tree, dropped, catalog, rendered, filter_text)
 
     def _note_changes(self, earlier: _Generation | None, now: _Generation) -> None:
         """The pages whose object differs from the one generated before (every page, the first
