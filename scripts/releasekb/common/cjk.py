@@ -51,17 +51,28 @@ def is_all_han(text: str) -> bool:
 # Kana that are letters of words: KANA without the middle dot ・ and the double hyphen ゠, which
 # are punctuation (Pagefind drops them), and without the combining sound marks alone.
 _KANA_LETTER = re.compile(r"[\u3041-\u3096\u309b-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
-_HAN_OR_KANA_WORD = re.compile(f"(?:{HAN.pattern}|{_KANA_LETTER.pattern})+")  # one pass, not one per character
+# A Chinese or Japanese word as Pagefind's segmenter makes them: Han characters and kana letters.
+_HAN_OR_KANA_LETTER = f"(?:{HAN.pattern}|{_KANA_LETTER.pattern})"
 
 
-def is_all_han_or_kana(text: str) -> bool:
-    """Whether every character is Han or a kana letter: a Chinese or Japanese word as Pagefind's
-    segmenter makes them (ハート, 監視, 送っ).
+def han_or_kana_words(text: str, separators: str) -> set[str]:
+    r"""The words of a text that are two or more Han characters or kana letters (ハート, 監視,
+    送っ; not ハート・ビート, whose dot is punctuation), in a text whose words are separated by
+    the characters of `separators` (a regular expression's character class, without its
+    brackets): one pass of a regular expression, not one test per word (a long history's search
+    index has millions).
 
-    >>> is_all_han_or_kana("ハートビート"), is_all_han_or_kana("死活監視"), is_all_han_or_kana("ハート・ビート")
-    (True, True, False)
+    >>> sorted(han_or_kana_words("分布式 训练\u200bRPC框架 ハート・ビート ハートビート 送っ 式", r"\s\u200b"))
+    ['ハートビート', '分布式', '训练', '送っ']
     """
-    return _HAN_OR_KANA_WORD.fullmatch(text) is not None
+    pattern = _WORDS_BETWEEN.get(separators)
+    if pattern is None:
+        pattern = re.compile(f"(?<![^{separators}]){_HAN_OR_KANA_LETTER}{{2,}}(?![^{separators}])")
+        _WORDS_BETWEEN[separators] = pattern
+    return set(pattern.findall(text))
+
+
+_WORDS_BETWEEN: dict[str, re.Pattern] = {}  # {separators: han_or_kana_words' pattern}
 
 
 def is_wide(character: str) -> bool:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-from releasekb.common.cjk import has_han_or_kana, is_all_han_or_kana
+from releasekb.common.cjk import han_or_kana_words, has_han_or_kana
 from releasekb.common.i18n import interface_strings, url_prefix
 from releasekb.common.locales import Strings, plural_text
 from releasekb.common.markup import text_of
@@ -353,12 +353,12 @@ class Indexer:
         bundle_dir.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix=".releasekb-search-", dir=bundle_dir.parent) as tmp:
             output = Path(tmp) / "bundle"
+            for folder in sorted({posixpath.dirname(path) for path in bundle}):
+                (output / folder).mkdir(parents=True, exist_ok=True)
             for path, content in bundle.items():
                 self.jobs.give_way()
-                target = output / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(content)
-            self._install(output, bundle_dir)
+                (output / path).write_bytes(content)
+            self._install(output, set(bundle), bundle_dir)
 
     def han_words(self, bundle: dict[str, bytes]) -> list[str]:
         """Every Han word of two or more characters that Pagefind's segmenter made of the pages.
@@ -382,21 +382,18 @@ class Indexer:
                 self.jobs.give_way()
                 text = gzip.decompress(content).decode("utf-8")
                 content_text = json.loads(text[text.index("{") :]).get("content", "")
-                found = {
-                    word for word in _WORD_BREAKS.split(content_text) if len(word) > 1 and is_all_han_or_kana(word)
-                }
-                self._fragment_words[key] = frozenset(found)
+                self._fragment_words[key] = frozenset(han_or_kana_words(content_text, _WORD_BREAKS))
             words |= self._fragment_words[key]
         return sorted(words)
 
-    def _install(self, new: Path, bundle_dir: Path) -> None:
+    def _install(self, new: Path, new_files: set[str], bundle_dir: Path) -> None:
         """Put a new bundle in place so that a reader searching meanwhile never sees half of it.
 
         Pagefind names its index files by their content, and a reader's query starts from
         pagefind-entry.json: the new files go in beside the old ones, then the entry file is
         replaced in one rename. Files of the bundle before the previous one are removed (a page
-        opened before the last update may still ask for the previous ones)."""
-        new_files = _bundle_files(new)
+        opened before the last update may still ask for the previous ones). `new_files`: the
+        paths of the files in `new`."""
         if not bundle_dir.exists():  # a new site (every `build`): the whole bundle in one rename
             os.replace(new, bundle_dir)
             self._installed[bundle_dir] = new_files
@@ -424,7 +421,9 @@ def _pagefind_url(page_url: str) -> str:
     return "/" + page_url.lstrip("/")
 
 
-_WORD_BREAKS = re.compile(r"[\s\u200b]+")
+# What separates the words in a fragment's text (a character class): white space, and the
+# zero-width spaces with which Pagefind's segmenter joins the words it split.
+_WORD_BREAKS = r"\s\u200b"
 
 
 def _bundle_files(folder: Path) -> set[str]:
