@@ -1,5 +1,8 @@
 from pathlib import Path
 
+import yaml
+
+from releasekb.kb import loader
 from releasekb.kb.loader import Position, format_location, load_document
 
 
@@ -30,6 +33,20 @@ def test_dates_stay_as_written_and_numbers_stay_numbers(tmp_path):
     document, _ = load_document(write(tmp_path, "date: 2020-10-27\nversion: 1.10\nquoted: '1.10'\n"))
     assert document.data == {"date": "2020-10-27", "version": 1.1, "quoted": "1.10"}
     assert document.raw_scalars[("version",)] == "1.10"
+
+
+def test_scalars_are_what_pyyamls_safe_loader_makes_and_no_node_is_kept(tmp_path):
+    text = (
+        "plain: text\nquoted: 'it''s'\ntagged: !!str 12\nblock: |\n  two\n  lines\nint: 12\nfloat: 1.5\n"
+        "bool: true\nnothing: ~\nhex: 0x1F\nbad: !custom twelve\n"
+    )
+    document, problems = load_document(write(tmp_path, text), multiline=lambda location: location == ("block",))
+    expected = yaml.safe_load(text.replace("bad: !custom twelve\n", ""))
+    assert document.data == {**expected, "bad": None}
+    assert [type(value) for value in document.data.values()] == [*map(type, expected.values()), type(None)]
+    assert [p.message for p in problems] == ["unsupported YAML tag '!custom' (use plain values)"]
+    # PyYAML's constructor remembers each node it made: a long `serve` would keep every file's
+    assert loader._constructor.constructed_objects == {} and loader._constructor.recursive_objects == {}
 
 
 def test_syntax_error_reports_its_position_without_raising(tmp_path):

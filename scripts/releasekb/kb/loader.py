@@ -240,7 +240,7 @@ class _Converter:
         if node.tag == "tag:yaml.org,2002:timestamp":
             return node.value  # keep "2020-10-27" as written; the model checks the format
         try:
-            value = _constructor.construct_object(node, deep=True)
+            value = _construct(node)
         except yaml.YAMLError:
             self._report(node, location, f"unsupported YAML tag '{node.tag}' (use plain values)")
             return None
@@ -259,6 +259,19 @@ class _Converter:
         self.problems.append(
             Problem(self.document.display_path, pos.line, pos.column, format_location(location), message)
         )
+
+
+def _construct(node: yaml.ScalarNode) -> Any:
+    """A scalar's value as PyYAML's safe loader makes it: a text as it is (most values are), any
+    other through PyYAML's constructor, which is then made to forget the node: it remembers every
+    node it made, and a long `serve` would keep every file it ever loaded."""
+    if node.tag == "tag:yaml.org,2002:str":
+        return node.value  # what SafeConstructor.construct_yaml_str returns
+    try:
+        return _constructor.construct_object(node, deep=True)
+    finally:
+        _constructor.constructed_objects.clear()
+        _constructor.recursive_objects.clear()
 
 
 def _position_at(text: str, index: int) -> Position:
