@@ -1,5 +1,6 @@
 """The parts of a page that look the same from many pages, rendered once for all of them:
-Material's navigation, tabs and colour toggle, the search box and the scripts' settings.
+Material's navigation, tabs and colour toggle, the search box, the scripts' settings and the
+table of contents.
 
 A whole site has thousands of pages the navigation does not list (every release, feature and
 level page, see mkdocs.yml's `not_in_nav`), and the theme rendered these parts again for each:
@@ -15,16 +16,22 @@ a mark for each, which each page's own replaces: the title, and the switcher ren
 (its stub, theme/partials/alternate.html, calls `releasekb_page_part`, which prints the mark while a
 shared header renders). A page whose front matter sets its title is rendered on its own.
 
-The theme's stubs (theme/partials/header.html, nav.html, tabs.html, palette.html, search.html, and
-main.html's `config` block) call `releasekb_shared_partial` with a name from SHARED. The partial is rendered as
-the theme has it without the package's stubs: Material's, or the site's own custom_dir copy, or
-for a releasekb-* name the package's own, with the same variables an `include` passes. A page
+The table of contents (Material's toc.html) is made of the page's contents alone, whose links are
+the page's own anchors: it is shared by pages with the same contents, wherever they are (BY_CONTENTS).
+At 80 releases, 3,606 feature pages have 970 different ones.
+
+The theme's stubs (theme/partials/header.html, nav.html, tabs.html, palette.html, search.html,
+toc.html, and main.html's `config` block) call `releasekb_shared_partial` with a name from SHARED.
+The partial is rendered as the theme has it without the package's stubs: Material's, or the site's
+own custom_dir copy, or for a releasekb-* name the package's own, with the same variables an
+`include` passes. A page
 the navigation lists, or one that a shared part leads into, is rendered every time.
 """
 
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 
 import jinja2
 from markupsafe import Markup
@@ -44,7 +51,11 @@ SHARED: dict[str, tuple[str, ...]] = {
     "partials/palette.html": (),
     "partials/releasekb-search.html": (page_url(FEATURES_INDEX),),  # the form's way on without JavaScript
     "partials/releasekb-config.html": (SEARCH_WORKER,),  # the search worker's address
+    "partials/toc.html": (),  # made of the page's table of contents alone (BY_CONTENTS)
 }
+# The partials that are the same for every page with the same table of contents, wherever it is
+# (its links are the page's own anchors): shared by that, not by folder and navigation state.
+BY_CONTENTS = frozenset({"partials/toc.html"})
 # The partial that prints the page's title (Material's header): shared with a mark in its place.
 TITLED = "partials/header.html"
 # {a part of a shared partial that is each page's own: the mark a shared render prints for it}.
@@ -73,7 +84,7 @@ class SharedPartials:
         self._env = env.overlay(loader=jinja2.ChoiceLoader([only(own, PAGE_PARTS), only(theirs, SHARED), env.loader]))
         self._html: dict[tuple, Markup] = {}
         self._marking = 0  # how many shared renders are under way: page parts print their marks
-        self.rendered = 0  # how many times a partial was rendered (the rest were reused): for the tests
+        self.rendered: Counter[str] = Counter()  # {partial: times rendered (the rest were reused)}: for the tests
 
     def install(self, env: jinja2.Environment) -> None:
         env.globals[GLOBAL_NAME] = self.render
@@ -83,14 +94,12 @@ class SharedPartials:
     def render(self, context: jinja2.runtime.Context, name: str) -> Markup:
         """The partial `name` (one of SHARED), as `{% include name %}` would render it here."""
         page = context.get("page")
-        key = _same_from(page, context.get("nav"), SHARED[name])
-        if key is not None and name == TITLED and (getattr(page, "meta", None) or {}).get("title"):
-            key = None  # Material prints the front matter's title, which no mark stands for
+        key = _sharing_key(name, page, context.get("nav"))
         if key is None:
-            self.rendered += 1
+            self.rendered[name] += 1
             return Markup(self._env.get_template(name).render(context.get_all()))
         if (name, key) not in self._html:
-            self.rendered += 1
+            self.rendered[name] += 1
             variables = context.get_all()
             if name == TITLED:
                 variables["page"] = _TitledAs(page, TITLE_MARK)
@@ -130,6 +139,35 @@ class _TitledAs:
 
     def __getattr__(self, name: str):
         return getattr(self._page, name)
+
+
+def _sharing_key(name: str, page, nav) -> tuple | None:
+    """What the shared partial `name` depends on for this page: pages with the same key get the
+    same HTML (but for their page parts); None: it is the page's own."""
+    if name in BY_CONTENTS:
+        toc = list(getattr(page, "toc", None) or ())
+        titled = bool(toc) and toc[0].level == 1  # as toc.html: the page's title is not an entry
+        contents = _contents_of(toc[0].children if titled else toc)
+        return None if contents is None else (titled, contents)  # `titled` changes its white space too
+    if name == TITLED and (getattr(page, "meta", None) or {}).get("title"):
+        return None  # Material prints the front matter's title, which no mark stands for
+    return _same_from(page, nav, SHARED[name])
+
+
+def _contents_of(toc) -> tuple | None:
+    """A table of contents as what Material's toc.html prints of it: each entry's address, title
+    and level, and its entries; None for one whose entries carry more (a plugin's `typeset`)."""
+    if toc is None:
+        return None
+    entries = []
+    for item in toc:
+        if getattr(item, "typeset", None) is not None:
+            return None
+        children = _contents_of(item.children)
+        if children is None:
+            return None
+        entries.append((item.url, item.title, item.level, children))
+    return tuple(entries)
 
 
 def _same_from(page, nav, leads_to: tuple[str, ...] = ()) -> tuple | None:
