@@ -313,7 +313,7 @@ def test_the_parts_many_pages_share_are_rendered_once_and_every_page_is_as_rende
     assert [path for path in searched if ours not in shared[path] or b'name="q"' not in shared[path]] == []
 
     # Each page rendered on its own, as Material does without the sharing: the same bytes.
-    monkeypatch.setattr(shared_partials, "_sharing_key", lambda name, page, nav: None)
+    monkeypatch.setattr(shared_partials, "_sharing_key", lambda name, page, nav, folder_state: None)
     alone = html_pages(tmp_path / "alone")
     assert sum(made[1].rendered.values()) > len(shared_partials.SHARED) * len(features)
     assert alone.keys() == shared.keys()

@@ -83,6 +83,7 @@ class SharedPartials:
         own = jinja2.FileSystemLoader(own_theme_dir)
         self._env = env.overlay(loader=jinja2.ChoiceLoader([only(own, PAGE_PARTS), only(theirs, SHARED), env.loader]))
         self._html: dict[tuple, Markup] = {}
+        self._state: tuple = (None, None, None)  # (page, nav, _same_from of them): _folder_state's last
         self._marking = 0  # how many shared renders are under way: page parts print their marks
         self.rendered: Counter[str] = Counter()  # {partial: times rendered (the rest were reused)}: for the tests
 
@@ -94,7 +95,7 @@ class SharedPartials:
     def render(self, context: jinja2.runtime.Context, name: str) -> Markup:
         """The partial `name` (one of SHARED), as `{% include name %}` would render it here."""
         page = context.get("page")
-        key = _sharing_key(name, page, context.get("nav"))
+        key = _sharing_key(name, page, context.get("nav"), self._folder_state)
         if key is None:
             self.rendered[name] += 1
             return Markup(self._env.get_template(name).render(context.get_all()))
@@ -109,6 +110,12 @@ class SharedPartials:
             finally:
                 self._marking -= 1
         return self._with_page_parts(self._html[(name, key)], context, page)
+
+    def _folder_state(self, page, nav) -> tuple | None:
+        """_same_from(page, nav), worked out once for the page rather than by each partial."""
+        if self._state[0] is not page or self._state[1] is not nav:
+            self._state = (page, nav, _same_from(page, nav))
+        return self._state[2]
 
     @jinja2.pass_context
     def page_part(self, context: jinja2.runtime.Context, name: str) -> Markup:
@@ -141,9 +148,10 @@ class _TitledAs:
         return getattr(self._page, name)
 
 
-def _sharing_key(name: str, page, nav) -> tuple | None:
+def _sharing_key(name: str, page, nav, folder_state=None) -> tuple | None:
     """What the shared partial `name` depends on for this page: pages with the same key get the
-    same HTML (but for their page parts); None: it is the page's own."""
+    same HTML (but for their page parts); None: it is the page's own. folder_state(page, nav):
+    _same_from(page, nav), as worked out before for this page."""
     if name in BY_CONTENTS:
         toc = list(getattr(page, "toc", None) or ())
         titled = bool(toc) and toc[0].level == 1  # as toc.html: the page's title is not an entry
@@ -151,7 +159,9 @@ def _sharing_key(name: str, page, nav) -> tuple | None:
         return None if contents is None else (titled, contents)  # `titled` changes its white space too
     if name == TITLED and (getattr(page, "meta", None) or {}).get("title"):
         return None  # Material prints the front matter's title, which no mark stands for
-    return _same_from(page, nav, SHARED[name])
+    if page is not None and page.url and any(address.startswith(page.url) for address in SHARED[name]):
+        return None  # it leads into the page
+    return (folder_state or _same_from)(page, nav)
 
 
 def _contents_of(toc) -> tuple | None:
