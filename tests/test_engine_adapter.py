@@ -274,9 +274,9 @@ def test_a_language_worker_imports_materials_search_without_jieba_and_leaves_jie
 
 
 def test_the_parts_many_pages_share_are_rendered_once_and_every_page_is_as_rendered_alone(tmp_path, monkeypatch):
-    """The navigation, tabs, colour toggle, search box and scripts' settings are rendered once per
-    folder and navigation state (shared_partials.py), and every page still has the HTML the theme
-    renders for it alone."""
+    """The navigation, tabs, colour toggle, search box, scripts' settings and footer are rendered
+    once per folder and navigation state, the table of contents once per different one
+    (shared_partials.py), and every page still has the HTML the theme renders for it alone."""
     from mkdocs.commands.build import build as mkdocs_build
 
     project = copy_project(tmp_path / "project", FIXTURE_RELEASES)

@@ -1,6 +1,6 @@
 """The parts of a page that look the same from many pages, rendered once for all of them:
-Material's navigation, tabs and colour toggle, the search box, the scripts' settings and the
-table of contents.
+Material's navigation, tabs and colour toggle, the search box, the scripts' settings, the footer
+and the table of contents.
 
 A whole site has thousands of pages the navigation does not list (every release, feature and
 level page, see mkdocs.yml's `not_in_nav`), and the theme rendered these parts again for each:
@@ -21,7 +21,7 @@ the page's own anchors: it is shared by pages with the same contents, wherever t
 At 80 releases, 3,606 feature pages have 970 different ones.
 
 The theme's stubs (theme/partials/header.html, nav.html, tabs.html, palette.html, search.html,
-toc.html, and main.html's `config` block) call `releasekb_shared_partial` with a name from SHARED.
+footer.html, toc.html, and main.html's `config` block) call `releasekb_shared_partial` with a name from SHARED.
 The partial is rendered as the theme has it without the package's stubs: Material's, or the site's
 own custom_dir copy, or for a releasekb-* name the package's own, with the same variables an
 `include` passes. A page
@@ -52,6 +52,7 @@ SHARED: dict[str, tuple[str, ...]] = {
     "partials/releasekb-search.html": (page_url(FEATURES_INDEX),),  # the form's way on without JavaScript
     "partials/releasekb-config.html": (SEARCH_WORKER,),  # the search worker's address
     "partials/toc.html": (),  # made of the page's table of contents alone (BY_CONTENTS)
+    "partials/footer.html": (),  # its previous and next links are only on pages the navigation lists
 }
 # The partials that are the same for every page with the same table of contents, wherever it is
 # (its links are the page's own anchors): shared by that, not by folder and navigation state.
