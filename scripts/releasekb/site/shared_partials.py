@@ -17,14 +17,14 @@ a mark for each, which each page's own replaces: the title, and the switcher ren
 shared header renders). A page whose front matter sets its title is rendered on its own.
 
 The table of contents (Material's toc.html) is made of the page's contents alone, whose links are
-the page's own anchors: it is shared by pages with the same contents, wherever they are (BY_CONTENTS).
-At 80 releases, 3,606 feature pages have 970 different ones.
+the page's own anchors: it is shared by pages with the same contents, wherever they are
+(BY_CONTENTS). At 80 releases, 3,606 feature pages have 970 different ones.
 
 The theme's stubs (theme/partials/header.html, nav.html, tabs.html, palette.html, search.html,
-footer.html, toc.html, and main.html's `config` block) call `releasekb_shared_partial` with a name from SHARED.
-The partial is rendered as the theme has it without the package's stubs: Material's, or the site's
-own custom_dir copy, or for a releasekb-* name the package's own, with the same variables an
-`include` passes. A page
+footer.html, toc.html, and main.html's `config` block) call `releasekb_shared_partial` with a name
+from SHARED. The partial is rendered as the theme has it without the package's stubs: Material's,
+or the site's own custom_dir copy, or for a releasekb-* name the package's own, with the same
+variables an `include` passes. A page
 the navigation lists, or one that a shared part leads into, is rendered every time.
 """
 
