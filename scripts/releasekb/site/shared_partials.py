@@ -24,8 +24,8 @@ The theme's stubs (theme/partials/header.html, nav.html, tabs.html, palette.html
 footer.html, toc.html, and main.html's `config` block) call `releasekb_shared_partial` with a name
 from SHARED. The partial is rendered as the theme has it without the package's stubs: Material's,
 or the site's own custom_dir copy, or for a releasekb-* name the package's own, with the same
-variables an `include` passes. A page
-the navigation lists, or one that a shared part leads into, is rendered every time.
+variables an `include` passes. A page the navigation lists, or one that a shared part leads into,
+is rendered every time.
 """
 
 from __future__ import annotations
