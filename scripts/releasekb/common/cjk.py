@@ -3,6 +3,7 @@ on a terminal or in a badge (East Asian wide characters take two columns)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -65,14 +66,12 @@ def han_or_kana_words(text: str, separators: str) -> set[str]:
     >>> sorted(han_or_kana_words("分布式 训练\u200bRPC框架 ハート・ビート ハートビート 送っ 式", r"\s\u200b"))
     ['ハートビート', '分布式', '训练', '送っ']
     """
-    pattern = _WORDS_BETWEEN.get(separators)
-    if pattern is None:
-        pattern = re.compile(f"(?<![^{separators}]){_HAN_OR_KANA_LETTER}{{2,}}(?![^{separators}])")
-        _WORDS_BETWEEN[separators] = pattern
-    return set(pattern.findall(text))
+    return set(_words_between(separators).findall(text))
 
 
-_WORDS_BETWEEN: dict[str, re.Pattern] = {}  # {separators: han_or_kana_words' pattern}
+@functools.cache
+def _words_between(separators: str) -> re.Pattern:
+    return re.compile(f"(?<![^{separators}]){_HAN_OR_KANA_LETTER}{{2,}}(?![^{separators}])")
 
 
 def is_wide(character: str) -> bool:
