@@ -149,7 +149,7 @@ class _TitledAs:
         return getattr(self._page, name)
 
 
-def _sharing_key(name: str, page, nav, folder_state=None) -> tuple | None:
+def _sharing_key(name: str, page, nav, folder_state) -> tuple | None:
     """What the shared partial `name` depends on for this page: pages with the same key get the
     same HTML (but for their page parts); None: it is the page's own. folder_state(page, nav):
     _same_from(page, nav), as worked out before for this page."""
@@ -162,14 +162,12 @@ def _sharing_key(name: str, page, nav, folder_state=None) -> tuple | None:
         return None  # Material prints the front matter's title, which no mark stands for
     if page is not None and page.url and any(address.startswith(page.url) for address in SHARED[name]):
         return None  # it leads into the page
-    return (folder_state or _same_from)(page, nav)
+    return folder_state(page, nav)
 
 
 def _contents_of(toc) -> tuple | None:
     """A table of contents as what Material's toc.html prints of it: each entry's address, title
     and level, and its entries; None for one whose entries carry more (a plugin's `typeset`)."""
-    if toc is None:
-        return None
     entries = []
     for item in toc:
         if getattr(item, "typeset", None) is not None:
