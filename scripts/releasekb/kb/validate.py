@@ -687,7 +687,14 @@ def _field_names(model: type[BaseModel], location: Location) -> list[str]:
 def is_multiline(model: type[BaseModel], location: Location) -> bool:
     """Whether the value at `location` of a document shaped like `model` is (in) a multi-line
     text, model.TextBlock: ("features", 3, "summary", "en") is, ("features", 3, "title", "en") is not."""
-    steps = _steps(model, location) or []
+    # Asked for every text of every file: answered once per shape of location, a list item's
+    # type being the same whatever its index (a fifth of loading the data, asked each time).
+    return _is_multiline_shape(model, tuple(0 if isinstance(part, int) else part for part in location))
+
+
+@functools.lru_cache(maxsize=4096)  # bounded: a file's unknown keys are shapes too
+def _is_multiline_shape(model: type[BaseModel], shape: Location) -> bool:
+    steps = _steps(model, shape) or []
     return any(field is not None and MULTILINE in field.metadata for _, field in steps)
 
 
