@@ -105,18 +105,20 @@ def index_pages(
         send.write(_message(1, {"type": "NewIndex", "config": None}))
         send.flush()
         index_id = answers.wait_for(1)["index_id"]
-        message_id, pages = 1, iter(pages)
+        requests, message_id, pages = [], 1, iter(pages)
         # between_pages comes before each page is made, not only before it is sent: making the
         # HTML of thousands of pages is Python that a build waiting to run would share.
         while between_pages() or (page := next(pages, None)) is not None:
             url, page_html = page
             message_id += 1
             request = {"type": "AddFile", "index_id": index_id, "url": url, "file_path": None}
-            send.write(_message(message_id, {**request, "file_contents": page_html}))
-            if answers.error is not None:
-                break  # raised by wait_for below
+            requests.append(_message(message_id, {**request, "file_contents": page_html}))
         message_id += 1
-        send.write(_message(message_id, {"type": "GetFiles", "index_id": index_id}))
+        requests.append(_message(message_id, {"type": "GetFiles", "index_id": index_id}))
+        # Every request made first, then sent in one write: the service reads them as fast as it
+        # indexes. Sent one by one as each was made, it waited for the next, woke for it and
+        # waited again, thousands of times: 0.27 s more of its time per language at 80 releases.
+        send.write(b"".join(requests))
         send.flush()
         files = answers.wait_for(message_id)["files"]
     except BrokenPipeError:
