@@ -45,6 +45,7 @@ from releasekb.site.render import (
 from releasekb.site.rendered_page import RenderedPage
 from releasekb.site.session import Session
 from releasekb.site.shared_partials import SharedPartials
+from releasekb.site.theme_language import ThemeStrings
 
 if TYPE_CHECKING:
     from releasekb.site.plugin import ReleaseKBPlugin
@@ -389,6 +390,7 @@ class WholeSite(Mode):
             return value if isinstance(value, _Relative) else url_filter(context, value)
 
         env.filters["url"] = url
+        ThemeStrings(env).install()
         SharedPartials(env, config.theme.dirs, str(THEME_DIR)).install(env)
 
     def on_page_content(self, html: str, page: Page) -> None:
