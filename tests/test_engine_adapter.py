@@ -297,12 +297,18 @@ def test_the_parts_many_pages_share_are_rendered_once_and_every_page_is_as_rende
     # The shared partials are on every page; those of all the feature pages (one folder, one tab
     # active) were rendered once.
     by_folder = len(shared_partials.SHARED) - len(shared_partials.BY_CONTENTS)
-    rendered_by_folder = sum(n for name, n in partials.rendered.items() if name not in shared_partials.BY_CONTENTS)
+    by_page = shared_partials.BY_CONTENTS | shared_partials.BY_LINKS
+    rendered_by_folder = sum(n for name, n in partials.rendered.items() if name not in by_page)
     assert rendered_by_folder <= by_folder * (len(shared) - len(features)) + by_folder
     # The table of contents: once for each different one (feature pages of one release share one).
     contents = re.compile(rb'<nav class="md-nav md-nav--secondary".*?</nav>\s*</div>', re.S)
     different = {contents.search(html)[0] for html in shared.values() if contents.search(html)}
     assert partials.rendered["partials/toc.html"] == len(different) < len(shared)
+    # The language switcher: rendered once per set of languages (not per page), with marks for
+    # the links, which every page's own replace: each feature page links to its own translation.
+    switchers = re.findall(rb'<a href="([^"]*)" hreflang="zh"', b"".join(shared[path] for path in features))
+    assert partials.rendered["partials/alternate.html"] < len(features) == len(set(switchers))
+    assert not [path for path, html in shared.items() if b"releasekb-link:" in html]
     assert b'md-nav__item md-nav__item--active">\n      <a href="../"' in shared[features[0]]
     # What a shared part includes is what the page includes: the package's search box (a named
     # dialog, a form that leads readers without JavaScript to the features index), inside the

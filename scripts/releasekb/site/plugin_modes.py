@@ -44,7 +44,7 @@ from releasekb.site.render import (
 )
 from releasekb.site.rendered_page import RenderedPage
 from releasekb.site.session import Session
-from releasekb.site.shared_partials import SharedPartials
+from releasekb.site.shared_partials import RelativeLink, SharedPartials
 from releasekb.site.theme_language import ThemeStrings
 
 if TYPE_CHECKING:
@@ -55,11 +55,6 @@ if TYPE_CHECKING:
 THEME_DIR = Path(__file__).parent / "theme"
 STYLESHEET = "assets/releasekb.css"
 SCRIPT = "assets/releasekb.js"
-
-
-class _Relative(str):
-    """A link already relative to the current page: the `url` filter must leave it alone
-    (it cannot express a page in the other language's tree, above this build's root)."""
 
 
 class Mode:
@@ -387,7 +382,7 @@ class WholeSite(Mode):
 
         @jinja2.pass_context
         def url(context, value):
-            return value if isinstance(value, _Relative) else url_filter(context, value)
+            return value if isinstance(value, RelativeLink) else url_filter(context, value)
 
         env.filters["url"] = url
         ThemeStrings(env).install()
@@ -403,7 +398,7 @@ class WholeSite(Mode):
         super().on_page_context(page, config, nav)
         here = url_prefix(self.lang, self.catalog.languages) + page.url
         config.extra["alternate"] = [
-            {**alternate, "link": _Relative(relative_site_url(here, page.releasekb_targets[alternate["lang"]]))}
+            {**alternate, "link": RelativeLink(relative_site_url(here, page.releasekb_targets[alternate["lang"]]))}
             if alternate.get("lang") in page.releasekb_targets
             else alternate
             for alternate in config.extra["alternate"]

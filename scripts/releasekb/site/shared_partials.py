@@ -14,7 +14,10 @@ The header is shared too, but for what is the page's own in it: its title, and t
 switcher's links (to the same page in each language). It is rendered once per folder and state with
 a mark for each, which each page's own replaces: the title, and the switcher rendered for the page
 (its stub, theme/partials/alternate.html, calls `releasekb_page_part`, which prints the mark while a
-shared header renders). A page whose front matter sets its title is rendered on its own.
+shared header renders). A page whose front matter sets its title is rendered on its own. The
+switcher itself differs from page to page only by its links, each already relative to its page
+(RelativeLink, which the `url` filter leaves as it is): it is rendered once with a mark in place of
+each link (BY_LINKS), which each page's links replace.
 
 The table of contents (Material's toc.html) is made of the page's contents alone, whose links are
 the page's own anchors: it is shared by pages with the same contents, wherever they are
@@ -62,6 +65,16 @@ TITLED = "partials/header.html"
 # {a part of a shared partial that is each page's own: the mark a shared render prints for it}.
 PAGE_PARTS = {"partials/alternate.html": "\x00releasekb-page-part:alternate\x00"}
 TITLE_MARK = "\x00releasekb-page-part:title\x00"
+# The page parts that differ from page to page only by the links of `config.extra.alternate`:
+# shared by the rest of those entries, with a mark for each link (_alternate_key).
+BY_LINKS = frozenset({"partials/alternate.html"})
+LINK_MARK = "\x00releasekb-link:{}\x00"
+
+
+class RelativeLink(str):
+    """A link already relative to the current page: the `url` filter leaves it as it is (it cannot
+    express a page in the other language's tree, above this build's root), so a theme prints it
+    as it is, which is what lets a mark stand in for it (BY_LINKS)."""
 
 
 class SharedPartials:
@@ -124,7 +137,26 @@ class SharedPartials:
         mark while a shared partial is rendered, which each page's own replaces."""
         if self._marking:
             return Markup(PAGE_PARTS[name])
-        return Markup(self._theme.get_template(name).render(context.get_all()))
+        config = context.get("config")
+        alternates = config.extra.get("alternate") if config is not None else None
+        key = _sharing_key(name, context.get("page"), context.get("nav"), lambda page, nav: _alternate_key(alternates))
+        if key is None:
+            self.rendered[name] += 1
+            return Markup(self._theme.get_template(name).render(context.get_all()))
+        if (name, key) not in self._html:
+            self.rendered[name] += 1
+            config.extra["alternate"] = [
+                {**alternate, "link": RelativeLink(LINK_MARK.format(number))}
+                for number, alternate in enumerate(alternates)
+            ]
+            try:
+                self._html[(name, key)] = Markup(self._theme.get_template(name).render(context.get_all()))
+            finally:
+                config.extra["alternate"] = alternates
+        text = str(self._html[(name, key)])
+        for number, alternate in enumerate(alternates):
+            text = text.replace(LINK_MARK.format(number), alternate["link"])
+        return Markup(text)
 
     def _with_page_parts(self, html: Markup, context: jinja2.runtime.Context, page) -> Markup:
         """A shared partial's HTML with each mark replaced by the page's own, as the theme prints
@@ -149,10 +181,13 @@ class _TitledAs:
         return getattr(self._page, name)
 
 
-def _sharing_key(name: str, page, nav, folder_state) -> tuple | None:
+def _sharing_key(name: str, page, nav, shared_state) -> tuple | None:
     """What the shared partial `name` depends on for this page: pages with the same key get the
-    same HTML (but for their page parts); None: it is the page's own. folder_state(page, nav):
-    _same_from(page, nav), as worked out before for this page."""
+    same HTML (but for their page parts); None: it is the page's own. shared_state(page, nav): what
+    the rest depends on, worked out once for the page: _same_from(page, nav) for the parts of
+    SHARED, the entries of `config.extra.alternate` but for their links for those of BY_LINKS."""
+    if name in BY_LINKS:
+        return shared_state(page, nav)  # the page part's: its entries but for their links (_alternate_key)
     if name in BY_CONTENTS:
         toc = list(getattr(page, "toc", None) or ())
         titled = bool(toc) and toc[0].level == 1  # as toc.html: the page's title is not an entry
@@ -162,7 +197,25 @@ def _sharing_key(name: str, page, nav, folder_state) -> tuple | None:
         return None  # Material prints the front matter's title, which no mark stands for
     if page is not None and page.url and any(address.startswith(page.url) for address in SHARED[name]):
         return None  # it leads into the page
-    return folder_state(page, nav)
+    return shared_state(page, nav)
+
+
+def _alternate_key(alternates) -> tuple | None:
+    """What a BY_LINKS part depends on: each entry of `config.extra.alternate` but for its link;
+    None (rendered for the page alone) unless every link is a RelativeLink, which the theme prints
+    as it is, and every other value can be compared."""
+    if not isinstance(alternates, list) or not alternates:
+        return None
+    key = []
+    for alternate in alternates:
+        link = alternate.get("link") if isinstance(alternate, dict) else None
+        if not isinstance(link, RelativeLink) or any(char in link for char in "&<>\"'"):
+            return None  # printed through a filter, or changed by escaping: not the mark's place
+        rest = tuple(sorted((name, value) for name, value in alternate.items() if name != "link"))
+        if not all(isinstance(value, str) for _, value in rest):
+            return None
+        key.append(rest)
+    return tuple(key)
 
 
 def _contents_of(toc) -> tuple | None:
