@@ -23,6 +23,7 @@ what ranks a feature first (its title and API names, page_meta) come from the ca
 
 from __future__ import annotations
 
+import functools
 import gzip
 import html
 import json
@@ -69,6 +70,7 @@ _UNUSED_BUNDLE_FILES = re.compile(r"pagefind-(component-ui|modular-ui|ui|highlig
 _HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
 # Material's mark for parts of a page its search leaves out, as Pagefind spells it.
 _EXCLUDED = re.compile(r"\sdata-search-exclude\b")
+EXCLUDED_MARK = "data-search-exclude"
 
 
 @dataclass(frozen=True)
@@ -92,9 +94,61 @@ class SearchDocument:
         return (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(self.title)}</title>'
             f"</head><body><main data-pagefind-body>{meta}"
-            f"{_EXCLUDED.sub(' data-pagefind-ignore', _HEADERLINK.sub('', self.content_html))}{filters}"
+            f"{_EXCLUDED.sub(' data-pagefind-ignore', _without_excluded(_HEADERLINK.sub('', self.content_html)))}"
+            f"{filters}"
             "</main></body></html>"
         )
+
+
+def _without_excluded(content: str) -> str:
+    """`content` without the elements marked data-search-exclude, each left out whole where its
+    end is found (the same tag, balanced, as the pages this site renders are), so that Pagefind
+    never reads them; any other keeps its mark, which Pagefind's data-pagefind-ignore reads.
+
+    Pagefind would leave their text out of the index too, but it reads them first: at 80
+    releases they are a quarter of the pages' HTML (each feature's permanent-link and badge
+    boxes, the stability page's table), and it took the first image of a page, in them or not,
+    as the page's image, a badge's, which no search result shows."""
+    if EXCLUDED_MARK not in content:
+        return content
+    kept, position, found = [], 0, content.find(EXCLUDED_MARK)
+    while found >= 0:
+        start = content.rfind("<", position, found)
+        name = _TAG_NAME.match(content, start + 1) if start >= 0 else None
+        end = _element_end(content, name.group(0).lower(), content.find(">", found) + 1) if name else None
+        if end is None:
+            found = content.find(EXCLUDED_MARK, found + len(EXCLUDED_MARK))
+            continue
+        kept.append(content[position:start])
+        position = end
+        found = content.find(EXCLUDED_MARK, position)
+    kept.append(content[position:])
+    return "".join(kept)
+
+
+_TAG_NAME = re.compile(r"[a-zA-Z][a-zA-Z0-9-]*")
+
+
+def _element_end(html_text: str, name: str, after: int) -> int | None:
+    """Where the element `name` whose start tag ends at `after` ends (after its end tag), counting
+    the same elements inside it; None when it has no end tag (a void element) or none is found."""
+    if after <= 0 or name in _VOID_ELEMENTS:
+        return None
+    depth = 1
+    for tag in _tags_named(name).finditer(html_text, after):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.end()
+    return None
+
+
+_VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+@functools.lru_cache(maxsize=64)
+def _tags_named(name: str) -> re.Pattern:
+    """The start and end tags of the elements `name` (group 1: the end tag's slash)."""
+    return re.compile(rf"<(/?){re.escape(name)}(?:[\s/][^>]*)?>", re.I)
 
 
 def _attribute(name: str, value: str) -> str:
