@@ -9,7 +9,6 @@ from releasekb.check import coverage
 from releasekb.check.formats.format import Format
 from releasekb.check.formats.shared import in_effect_record
 from releasekb.check.report import Finding, Report
-from releasekb.check.scan.old_code import read_method
 from releasekb.common.safe_text import json_escaped
 from releasekb.kb.check_schema import SCHEMA_VERSION
 
@@ -45,13 +44,22 @@ def json_report(report: Report) -> dict:
         "findings": [_finding_record(finding, options.lang) for finding in report.listed()],
         "errors": [{"path": e.path, "line": e.line, "message": e.message} for e in report.errors],
         "not_regular": [{"path": e.path, "message": e.message} for e in report.not_regular],
-        "read_otherwise": [
-            {"path": e.path, "line": e.line, "method": read_method(e), "message": e.message}
-            for e in report.read_otherwise
-        ],
+        "read_otherwise": _read_otherwise(report),
         "suppressed": report.suppressed,
         "baselined": report.baselined,
     }
+
+
+def _read_otherwise(report: Report) -> list[dict]:
+    """The files of old code read another way than by parsing them (scan/old_code.py), and how."""
+    # Imported here: the scanner is not needed to parse the command line, which imports this module
+    # for --format's choices before every command, `build` among them.
+    from releasekb.check.scan.old_code import read_method
+
+    return [
+        {"path": e.path, "line": e.line, "method": read_method(e), "message": e.message}
+        for e in report.read_otherwise
+    ]
 
 
 def _finding_record(finding: Finding, lang: str) -> dict:
