@@ -13,7 +13,7 @@ from releasekb.common.i18n import LOCALES_DIR
 from releasekb.kb.model import RESERVED_ANCHORS
 from releasekb.kb.urls import FEATURES_INDEX, STABILITY_INDEX, relative_url
 from releasekb.site.mkdocs_pages import markdown_title
-from releasekb.site.render import Rows, escape_text, render_pages
+from releasekb.site.render import Rows, code, escape_text, render_pages
 from releasekb.site.rendered_page import Heading, RenderedPage
 
 
@@ -58,6 +58,24 @@ def test_backticks_become_code_and_newlines_cannot_break_rows():
     assert escape_text("use `a<b` now") == "use <code>a&lt;b</code> now"
     assert escape_text("one\n\ntwo") == "one two"
     assert escape_text("odd ` tick & <i>") == "odd ` tick &amp; &lt;i&gt;"
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("torch.nn.functional", "torch.<wbr>nn.<wbr>functional"),
+        ("set_deterministic", "set_<wbr>deterministic"),
+        ("c10::Scalar", "c10::<wbr>Scalar"),
+        ("torch/csrc", "torch/<wbr>csrc"),
+        ("__init__", "__init__"),  # no letters before the underscores
+        ("x.shape", "x.shape"),  # a one-letter part
+        ("F.relu", "F.relu"),
+        ("ab._cd", "ab._cd"),  # no letter or digit after the dot, two separators in a row
+        ("ab.c.d", "ab.<wbr>c.d"),  # the second dot follows a one-letter part
+    ],
+)
+def test_code_may_break_only_after_a_separator_between_parts(name, shown):
+    assert code(name) == f"<code>{shown}</code>"
 
 
 def test_feature_anchors_are_the_ids_in_both_languages(pages):
