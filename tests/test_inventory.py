@@ -55,7 +55,12 @@ def test_a_title_that_is_its_name_is_abbreviated_as_sphinx_does(tmp_path):
         assert read.project == inventory_field(catalog.site_name[lang])
         assert len(read.objects) == len(catalog.releases) + len(catalog.features)
         widgets = next(entry for entry in read.objects if entry.name == "feature-widgets")
-        assert (widgets.domain, widgets.role, widgets.priority, widgets.uri) == ("std", "label", "-1", "features/widgets/")
+        assert (widgets.domain, widgets.role, widgets.priority, widgets.uri) == (
+            "std",
+            "label",
+            "-1",
+            "features/widgets/",
+        )
         assert widgets.dispname_expanded == inventory_field(title[lang])
     assert b"feature-widgets std:label -1 features/widgets/ -\n" in sphobjinv.decompress(
         sphinx_inventory.inventory(catalog, "en")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURE_RELEASES, copy_project, fetch, serve, wait_for
-from releasekb.site import search
+from releasekb.site import pagefind_files, search
 from releasekb.site.search import (
     Indexer,
     SearchDocument,
@@ -84,9 +84,38 @@ def test_filter_and_meta_values_reach_the_index_as_they_are(tmp_path):
     assert fragment["meta"] == {"title": "A <b>, c", "apis": "a.b, c.d"}
 
 
-def test_material_search_exclusions_become_pagefinds():
-    text = SearchDocument("a/", "A", "<table data-search-exclude><tr><td>x</td></tr></table>").html("en")
-    assert "<table data-pagefind-ignore>" in text
+def test_what_pagefind_would_not_index_never_reaches_it():
+    """Material's search exclusions and SVG images are left out whole where their end is found;
+    an exclusion without one (a void element, an element left open) is marked for Pagefind."""
+    content = (
+        "<p>kept</p><div data-search-exclude><div>inner</div>boxed</div>"
+        '<table class="x" data-search-exclude><tr><td>cell</td></tr></table>'
+        '<svg viewBox="0 0 1 1"><title>chart</title><svg><text>nested</text></svg></svg><p>after</p>'
+        "<p>say data-search-exclude here</p>"
+        '<img data-search-exclude src="a.png"><section data-search-exclude><p>open'
+    )
+    text = SearchDocument("a/", "A", content).html("en")
+    assert "<p>kept</p><p>after</p><p>say " in text  # a mark in the text is no element's
+    assert not [gone for gone in ("inner", "boxed", "cell", "chart", "nested", "<svg", "</table>") if gone in text]
+    assert '<img data-pagefind-ignore src="a.png"><section data-pagefind-ignore><p>open' in text
+
+
+def test_an_excluded_image_gives_the_index_no_words_and_the_page_no_image(tmp_path):
+    """Pagefind takes a page's first image as its image, excluded or not, and indexed its address
+    and its alternative text as words of the page (a feature's badge: "stability badge" on every
+    feature page)."""
+    content = (
+        "<p>widgets</p><div data-search-exclude><p>Badge</p>"
+        '<img src="../badges/widgets.svg" alt="Widgets: emblem"></div>'
+    )
+    Indexer().index([SearchDocument("a/", "Widgets", content)], "en", tmp_path / "pagefind")
+    (fragment,) = fragments(tmp_path / "pagefind")
+    assert fragment["meta"] == {"title": "Widgets"}
+    assert fragment["content"] == "widgets."
+    words = json.dumps(
+        [pagefind_files.read_pagefind_file(path) for path in (tmp_path / "pagefind").rglob("*.pf_index")]
+    )
+    assert "widget" in words and "emblem" not in words and "badg" not in words
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

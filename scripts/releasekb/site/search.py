@@ -94,34 +94,42 @@ class SearchDocument:
         return (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(self.title)}</title>'
             f"</head><body><main data-pagefind-body>{meta}"
-            f"{_EXCLUDED.sub(' data-pagefind-ignore', _without_excluded(_HEADERLINK.sub('', self.content_html)))}"
+            f"{_EXCLUDED.sub(' data-pagefind-ignore', _without_unindexed(_HEADERLINK.sub('', self.content_html)))}"
             f"{filters}"
             "</main></body></html>"
         )
 
 
-def _without_excluded(content: str) -> str:
-    """`content` without the elements marked data-search-exclude, each left out whole where its
-    end is found (the same tag, balanced, as the pages this site renders are), so that Pagefind
-    never reads them; any other keeps its mark, which Pagefind's data-pagefind-ignore reads.
+def _without_unindexed(content: str) -> str:
+    """`content` without what Pagefind would read only to leave out of the index: the elements
+    marked data-search-exclude, and SVG images, whose text Pagefind never indexes. Each is left
+    out whole where its end is found (the same tag, balanced, as the pages this site renders
+    are); any other keeps its mark, which Pagefind's data-pagefind-ignore then reads.
 
-    Pagefind would leave their text out of the index too, but it reads them first: at 80
-    releases they are a quarter of the pages' HTML (each feature's permanent-link and badge
-    boxes, the stability page's table), and it took the first image of a page, in them or not,
-    as the page's image, a badge's, which no search result shows."""
-    if EXCLUDED_MARK not in content:
-        return content
-    kept, position, found = [], 0, content.find(EXCLUDED_MARK)
+    At 80 releases they are a third of the pages' HTML (each feature's lifecycle chart, its
+    permanent-link and badge boxes, the stability page's table). Pagefind also took the first
+    image of a page, in them or not, as the page's image: a badge's, which no result shows."""
+    return _without_elements(_without_elements(content, EXCLUDED_MARK), "<svg", "svg")
+
+
+def _without_elements(content: str, mark: str, name: str | None = None) -> str:
+    """`content` without each element whose start tag holds `mark` (and is named `name`, when
+    given), where its end is found."""
+    kept, position, found = [], 0, content.find(mark)
     while found >= 0:
-        start = content.rfind("<", position, found)
-        name = _TAG_NAME.match(content, start + 1) if start >= 0 else None
-        end = _element_end(content, name.group(0).lower(), content.find(">", found) + 1) if name else None
-        if end is None:
-            found = content.find(EXCLUDED_MARK, found + len(EXCLUDED_MARK))
+        start = content.rfind("<", position, found + 1)
+        tag = _TAG_NAME.match(content, start + 1) if start >= 0 and content.find(">", start, found) < 0 else None
+        end = None
+        if tag is not None and name in (None, tag.group(0).lower()):
+            end = _element_end(content, tag.group(0).lower(), content.find(">", found) + 1)
+        if end is None:  # not in a start tag, or no end found: left as it is
+            found = content.find(mark, found + len(mark))
             continue
         kept.append(content[position:start])
         position = end
-        found = content.find(EXCLUDED_MARK, position)
+        found = content.find(mark, position)
+    if not kept:
+        return content
     kept.append(content[position:])
     return "".join(kept)
 

@@ -57,8 +57,7 @@ def _read_otherwise(report: Report) -> list[dict]:
     from releasekb.check.scan.old_code import read_method
 
     return [
-        {"path": e.path, "line": e.line, "method": read_method(e), "message": e.message}
-        for e in report.read_otherwise
+        {"path": e.path, "line": e.line, "method": read_method(e), "message": e.message} for e in report.read_otherwise
     ]
 
 
