@@ -119,11 +119,22 @@ def command_env(cache: Path | None = None, *, served_at_root: bool = False) -> d
     return env
 
 
+def measured_env(cache: Path) -> dict[str, str]:
+    """The environment of a command the bench times: command_env, with its own empty cache, and
+    with Python writing the bytecode of the modules it compiles. An installed package has its
+    bytecode (pip compiles it as it installs), and so do MkDocs and Material here; a checkout run
+    where PYTHONDONTWRITEBYTECODE is set would compile every module of ours again in every
+    process of every build, which no installed user pays: the warm-up's builds write it once."""
+    env = command_env(cache, served_at_root=True)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_measured(commands: list[list[str]], cwd: Path) -> tuple[float, int]:
     """Run commands all at once, each in its own process; return (wall seconds until the last
     ends, peak resident bytes of all their process trees together). Raises RuntimeError with a
     failed command's output."""
-    env = command_env(cwd / ".cache", served_at_root=True)
+    env = measured_env(cwd / ".cache")
     start = time.perf_counter()
     processes = [
         subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -547,7 +558,7 @@ def measure_serve(project: Path, log) -> tuple[float, float, str]:
         process = subprocess.Popen(
             [sys.executable, "-m", "releasekb.cli", "serve", "--dev-addr", address],
             cwd=project,
-            env=command_env(project / ".cache-serve", served_at_root=True),
+            env=measured_env(project / ".cache-serve"),
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -822,9 +833,9 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
     if browser_unavailable:
         log(f"the reader's search is not measured: {browser_unavailable}")
     with tempfile.TemporaryDirectory(prefix="releasekb-bench-") as tmp:
-        # Untimed: the first build of a session also compiles bytecode and fills caches, which
-        # would make the first (base) shape look slow and the ratios too good. The builds warm
-        # what serve loads, and browser_unavailable_reason() has launched Chromium once.
+        # Untimed: the first build of a session also compiles bytecode (measured_env) and fills
+        # caches, which would make the first (base) shape look slow and the ratios too good. The
+        # builds warm what serve loads, and browser_unavailable_reason() has launched Chromium once.
         log(f"warm-up (untimed): {WARM_UP_SHAPE}")
         measure_first_build(WARM_UP_SHAPE, root, Path(tmp) / "warm-up", seed, 1, lambda message: None)
         # Every shape's first build and baseline before any rebuild or serve, which delete
