@@ -113,6 +113,11 @@ def index_pages(
             message_id += 1
             request = {"type": "AddFile", "index_id": index_id, "url": url, "file_path": None}
             requests.append(_message(message_id, {**request, "file_contents": page_html}))
+            if message_id == 2:
+                # The first page at once: Pagefind starts on it (and loads what its language needs,
+                # a Chinese dictionary in 0.16 s) while the others are made.
+                send.write(requests.pop())
+                send.flush()
         message_id += 1
         requests.append(_message(message_id, {"type": "GetFiles", "index_id": index_id}))
         # Every request made first, then sent in one write: the service reads them as fast as it
