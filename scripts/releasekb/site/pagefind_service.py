@@ -93,12 +93,16 @@ class _Answers:
 
 
 def index_pages(
-    process: subprocess.Popen, pages: Iterable[tuple[str, str]], between_pages: Callable[[], None]
+    process: subprocess.Popen,
+    pages: Iterable[tuple[str, str]],
+    between_pages: Callable[[], None],
+    meanwhile: Callable[[], None] = lambda: None,
 ) -> dict[str, bytes]:
     """Index `pages` ((address, HTML), in the order the index lists them) with the Pagefind service
     running as `process` (started with SERVICE_FLAG and pipes for its input and output). Returns
     the bundle's files, {path inside the bundle: bytes}. `between_pages` is called before each
-    page is made (the jobs give way to a build there)."""
+    page is made (the jobs give way to a build there). `meanwhile` is the caller's other work,
+    done once Pagefind has its first page (see below); what it raises ends the indexing."""
     answers = _Answers(process.stdout)
     send = process.stdin
     try:
@@ -114,10 +118,14 @@ def index_pages(
             request = {"type": "AddFile", "index_id": index_id, "url": url, "file_path": None}
             requests.append(_message(message_id, {**request, "file_contents": page_html}))
             if message_id == 2:
-                # The first page at once: Pagefind starts on it (and loads what its language needs,
-                # a Chinese dictionary in 0.16 s) while the others are made.
+                # The first page at once: Pagefind starts on it, and loads what its language needs
+                # (its Chinese dictionary takes 0.16 s), while the caller's work and the other
+                # pages' requests are made.
                 send.write(requests.pop())
                 send.flush()
+                meanwhile()
+        if message_id == 1:  # no page
+            meanwhile()
         message_id += 1
         requests.append(_message(message_id, {"type": "GetFiles", "index_id": index_id}))
         # Every request made first, then sent in one write: the service reads them as fast as it

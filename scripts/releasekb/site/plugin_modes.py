@@ -414,15 +414,16 @@ class WholeSite(Mode):
         site_dir = Path(config.site_dir)
         jobs = self.session.jobs
         lang = self.lang
+        outputs = functools.partial(publish.write_outputs, self.catalog, lang, self.root_url, site_dir)
         if jobs.deferring():  # under `serve`: renamed into place, as the site is being served
-            write = functools.partial(publish.write_outputs, whole=True, give_way=jobs.give_way)
-            jobs.later(f"outputs ({lang})", write, self.catalog, lang, self.root_url, site_dir)
+            jobs.later(f"outputs ({lang})", functools.partial(outputs, whole=True, give_way=jobs.give_way))
+            outputs = _nothing
+        if self.feed is None:
+            outputs()
         else:
-            publish.write_outputs(self.catalog, lang, self.root_url, site_dir)
-        if self.feed is not None:
-            try:
-                self.feed.write_index(site_dir)
-            except RuntimeError as error:
+            try:  # the outputs written while Pagefind starts on the first page (PagefindFeed.write_index)
+                self.feed.write_index(site_dir, meanwhile=outputs)
+            except RuntimeError as error:  # Pagefind's (the outputs raise OutputError or OSError)
                 raise PluginError(f"search index: {error}") from None
         if self._from_plugin:  # `mkdocs serve --dirty`: the pages are in the site (build.py says so for its own)
             self.session.pages.built()
@@ -613,3 +614,7 @@ def require_local_assets(files: Files, config: MkDocsConfig) -> None:
                 f"{config.config_file_path}: '{path}' is not a file of the site (not in {config.docs_dir} "
                 "nor in the theme): the pages would load it and get 404"
             )
+
+
+def _nothing() -> None:
+    """Work left to be done elsewhere (a deferred job)."""

@@ -31,6 +31,7 @@ import os
 import posixpath
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -347,16 +348,17 @@ class PagefindFeed:
         filters, meta = self.facts(page.file.src_uri)
         self.documents[page.file.src_uri] = SearchDocument(page.url, title, content, filters, meta)
 
-    def write_index(self, site_dir: Path) -> None:
-        """Index this language's pages into site_dir/pagefind: at once, or under `serve` after
-        the build, while the page reloads (afterwards.py)."""
+    def write_index(self, site_dir: Path, meanwhile: Callable[[], None] = lambda: None) -> None:
+        """Index this language's pages into site_dir/pagefind: at once, doing `meanwhile` while
+        Pagefind starts (pagefind_service.index_pages), or under `serve` after the build, while
+        the page reloads (afterwards.py), where `meanwhile` is left to the caller."""
         documents = list(self.documents.values())
         bundle = site_dir / SEARCH_BUNDLE
         jobs, index = self.indexer.jobs, self.indexer.index
         if jobs.deferring():
             jobs.later(f"search index ({self.lang})", index, documents, self.lang, bundle)
         else:
-            index(documents, self.lang, bundle)
+            index(documents, self.lang, bundle, meanwhile)
 
 
 def pagefind_executable() -> Path:
@@ -391,10 +393,13 @@ class Indexer:
             self._feeds[lang] = PagefindFeed(lang, self)
         return self._feeds[lang]
 
-    def index(self, documents: list[SearchDocument], lang: str, bundle_dir: Path) -> None:
+    def index(
+        self, documents: list[SearchDocument], lang: str, bundle_dir: Path, meanwhile: Callable[[], None] = lambda: None
+    ) -> None:
         """Index the documents with Pagefind into a new bundle at bundle_dir (replaced whole).
         Pagefind is given each page's HTML as it is in memory and gives the bundle's files back
-        (pagefind_service.py says why), which are written once, as the site ships them."""
+        (pagefind_service.py says why), which are written once, as the site ships them.
+        `meanwhile`: work done while Pagefind starts on the first page."""
         self.jobs.give_way()
         # In the order of their addresses: Pagefind numbers the pages in the order it is given
         # them, and the same pages must make the same files, however they were handed over.
@@ -402,7 +407,7 @@ class Indexer:
         pages = ((_pagefind_url(document.url), document.html(lang)) for document in in_order)
         command = [str(pagefind_executable()), pagefind_service.SERVICE_FLAG]
         bundle = self.jobs.talk_to_command(
-            command, lambda process: pagefind_service.index_pages(process, pages, self.jobs.give_way)
+            command, lambda process: pagefind_service.index_pages(process, pages, self.jobs.give_way, meanwhile)
         )
         for unused in [path for path in bundle if _UNUSED_BUNDLE_FILES.fullmatch(path)]:
             del bundle[unused]
