@@ -4,6 +4,7 @@ from the same pages written as files."""
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import subprocess
@@ -168,4 +169,69 @@ def test_an_error_the_service_answers_is_raised_with_its_message(tmp_path, monke
     monkeypatch.setattr(search, "pagefind_executable", lambda: script)
     with pytest.raises(RuntimeError, match="^Pagefind: cannot parse the request$"):
         Indexer().index(DOCUMENTS["en"], "en", tmp_path / "site" / "pagefind")
+    assert not (tmp_path / "site" / "pagefind").exists()
+
+
+class RecordedInput:
+    """A service's input that keeps the requests written to it (each decoded), and passes them on."""
+
+    def __init__(self, stdin):
+        self._stdin = stdin
+        self.requests: list[dict] = []
+
+    def write(self, data: bytes) -> int:
+        self.requests += [json.loads(base64.b64decode(item))["payload"] for item in data.split(b",") if item]
+        return self._stdin.write(data)
+
+    def flush(self) -> None:
+        self._stdin.flush()
+
+    def close(self) -> None:
+        self._stdin.close()
+
+
+@pytest.fixture
+def recorded(monkeypatch) -> list:
+    """The Pagefind processes the indexers start, their input recorded (RecordedInput)."""
+    processes = []
+    real_popen = subprocess.Popen
+
+    def popen(command, **options):
+        process = real_popen(command, **options)
+        process.stdin = RecordedInput(process.stdin)
+        processes.append(process)
+        return process
+
+    monkeypatch.setattr(afterwards.subprocess, "Popen", popen)
+    return processes
+
+
+def test_the_callers_work_is_done_while_pagefind_has_only_the_first_page(tmp_path, recorded):
+    """Pagefind starts on the first page (and loads a Chinese dictionary, for Chinese) while the
+    build writes its other outputs and makes the other pages' requests."""
+    seen = []
+
+    def meanwhile():
+        (process,) = recorded
+        seen.append(([request["type"] for request in process.stdin.requests], process.poll()))
+        seen.append(process.stdin.requests[-1]["url"])
+
+    Indexer().index(DOCUMENTS["zh"], "zh", tmp_path / "pagefind", meanwhile)
+    assert seen == [(["NewIndex", "AddFile"], None), "/"]  # the first page in order, Pagefind running
+    assert [request["type"] for request in recorded[0].stdin.requests] == ["NewIndex", "AddFile", "AddFile", "GetFiles"]
+    assert set(fragments_by_url(tmp_path / "pagefind")) == {"/", "/features/distributed-queries/"}
+
+
+def test_the_callers_work_is_done_for_no_page_and_its_error_ends_pagefind(tmp_path, recorded):
+    done = []
+    Indexer().index([], "en", tmp_path / "empty", lambda: done.append(True))
+    assert done == [True]
+
+    def fails():
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="^disk full$"):  # as it was raised, not as Pagefind's error
+        Indexer().index(DOCUMENTS["en"], "en", tmp_path / "site" / "pagefind", fails)
+    assert recorded[-1].poll() is not None  # Pagefind has ended
+    assert [request["type"] for request in recorded[-1].stdin.requests] == ["NewIndex", "AddFile"]
     assert not (tmp_path / "site" / "pagefind").exists()
