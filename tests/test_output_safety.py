@@ -271,7 +271,7 @@ from pathlib import Path
 from releasekb.site import pagefind_service
 index_pages = pagefind_service.index_pages
 
-def held(process, pages, between_pages):
+def held(process, pages, between_pages, *meanwhile):
     def pages_held():
         for number, page in enumerate(pages):
             marker = Path(f"pagefind-is-running-{os.getppid()}")  # the worker's parent: the build
@@ -279,9 +279,32 @@ def held(process, pages, between_pages):
                 marker.touch()
                 time.sleep(600)
             yield page
-    return index_pages(process, pages_held(), between_pages)
+    return index_pages(process, pages_held(), between_pages, *meanwhile)
 
 pagefind_service.index_pages = held
+"""
+
+
+# Holds a build while MkDocs writes its pages, a few of them in the staging folder: the fixture's
+# pages are written in less time than the test's polling, as for HOLD_PAGEFIND.
+HOLD_PAGE_WRITES = """
+import os, time
+from pathlib import Path
+from mkdocs import utils
+write_file = utils.write_file
+
+written = []
+
+def held(content, output_path):
+    write_file(content, output_path)
+    if ".site-staging-" in str(output_path):
+        written.append(output_path)
+        marker = Path(f"pages-are-written-{os.getppid()}")  # the worker's parent: the build
+        if len(written) == 3 and not marker.exists():
+            marker.touch()
+            time.sleep(600)
+
+utils.write_file = held
 """
 
 
@@ -290,8 +313,8 @@ pagefind_service.index_pages = held
     [
         (signal.SIGTERM, "pagefind-is-running-{pid}", HOLD_PAGEFIND),  # Pagefind is running
         (signal.SIGINT, "pagefind-is-running-{pid}", HOLD_PAGEFIND),
-        (signal.SIGTERM, ".site-staging-{pid}-*/*/*", ""),  # MkDocs is writing pages
-        (signal.SIGINT, ".site-staging-{pid}-*/*/*", ""),
+        (signal.SIGTERM, "pages-are-written-{pid}", HOLD_PAGE_WRITES),  # MkDocs is writing pages
+        (signal.SIGINT, "pages-are-written-{pid}", HOLD_PAGE_WRITES),
     ],
 )
 def test_an_interrupted_build_ends_with_one_line_and_leaves_no_staging_folder(built, tmp_path, signum, moment, change):
@@ -310,6 +333,7 @@ def test_an_interrupted_build_ends_with_one_line_and_leaves_no_staging_folder(bu
         try:
             started = moment.format(pid=build.pid)
             wait_for(lambda started=started: list(project.glob(started)), TIMEOUT, started)
+            assert list(project.glob(f".site-staging-{build.pid}-*/*/*"))  # pages are in the staging folder
             if signum == signal.SIGINT:
                 os.killpg(build.pid, signum)  # Ctrl-C: the terminal signals the whole group
             else:
