@@ -416,7 +416,9 @@ class WholeSite(Mode):
         lang = self.lang
         outputs = functools.partial(publish.write_outputs, self.catalog, lang, self.root_url, site_dir)
         if jobs.deferring():  # under `serve`: renamed into place, as the site is being served
-            jobs.later(f"outputs ({lang})", functools.partial(outputs, whole=True, give_way=jobs.give_way))
+            # The folder as an argument of its own: a whole build's moves with it (Jobs.release).
+            write = functools.partial(publish.write_outputs, whole=True, give_way=jobs.give_way)
+            jobs.later(f"outputs ({lang})", write, self.catalog, lang, self.root_url, site_dir)
             outputs = _nothing
         if self.feed is None:
             outputs()
