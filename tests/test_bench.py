@@ -4,6 +4,7 @@ reader's search cost) are each checked on inputs whose right answer is known."""
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ SMALLEST_SHAPE = SMOKE_SHAPES[0]
 def run_smoke(keep: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "releasekb.cli", "bench", "--shape", SMALLEST_SHAPE, "--json", "--repeat", "1"]
-        + ["--keep", str(keep)],
+        + ["--pairs", "2", "--keep", str(keep)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -64,6 +65,12 @@ def test_bench_smoke_report_is_complete_and_consistent(tmp_path):
         assert set(shape["search_index_mb"]) == {"en", "zh"}
         assert all(mb > 0 for mb in shape["search_index_mb"].values()), shape["search_index_mb"]
         assert shape["pages_per_second"] > 0 and shape["build_vs_plain"] > 0
+        # Two pairs of first builds, alternated: the medians of their times, the median of their ratios.
+        pairs = shape["first_build_pairs"]
+        assert len(pairs) == 2 and all(seconds > 0 for pair in pairs for seconds in pair), pairs
+        assert shape["seconds"]["build"] == pytest.approx(statistics.median(ours for ours, _ in pairs))
+        assert shape["seconds"]["plain_mkdocs"] == pytest.approx(statistics.median(plain for _, plain in pairs))
+        assert shape["build_vs_plain"] == pytest.approx(statistics.median(ours / plain for ours, plain in pairs))
         assert shape["rebuild_pages_per_second"] == pytest.approx(shape["html_pages"] / shape["seconds"]["rebuild"])
         # The curator: serve answered, then served the edited release page (the newest release).
         assert shape["serve_start_seconds"] > 0 and shape["edit_to_page_seconds"] > 0
@@ -77,6 +84,9 @@ def test_bench_smoke_report_is_complete_and_consistent(tmp_path):
     assert_search_reported(report, result.stderr)
     kept = tmp_path / "keep" / SMOKE_SHAPES[0]
     assert_baseline_is_plain_material_search(kept)
+    # each pair built in folders of its own, nothing deleted between them
+    assert (kept / "project-2" / "site" / "index.html").is_file()
+    assert (kept / "plain-2" / "site" / "en" / "index.html").is_file()
     edited = (kept / "project" / "releases" / "1.1.yaml").read_text(encoding="utf-8")
     assert "Edited by the bench, marker " in edited  # the edit the served page was polled for
 
@@ -323,3 +333,12 @@ def test_search_cost_counts_the_search_data_and_not_the_page(chromium, fake_sear
     # a page view without a search: this search loads its worker and index all the same
     assert cost.idle_paths == ["/index.bin", "/worker.js"]
     assert cost.idle_bytes == 5000 + len(FAKE_WORKER.encode())
+
+
+@pytest.mark.parametrize("pairs", ["0", "-1", "two"])
+def test_pairs_must_be_a_whole_number_of_one_or_more(pairs):
+    result = subprocess.run(
+        [sys.executable, "-m", "releasekb.cli", "bench", "--pairs", pairs], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert f"'{pairs}' is not a whole number of 1 or more" in result.stderr

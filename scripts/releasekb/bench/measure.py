@@ -16,6 +16,10 @@ for every shape:
   at once in two processes as ours are, the Chinese one segmented with jieba (Material's
   search does so when it can import jieba). Its configuration is the bench's own, whatever
   the project's says, so the baseline stays plain MkDocs + Material + search;
+- the build and the baseline are alternated `--pairs` times (3 by default), each time in new
+  folders: the times reported are the medians, the ratio the median of the pairs' ratios. A
+  pair is measured within the same minute, and the machine's speed drifts between minutes
+  (one run's first builds were a fifth slower than the next's, the baseline's too);
 
 then for every shape (these delete thousands of files, which on some file systems slows the
 files made in the next minutes, so they come after every first build: see run):
@@ -46,6 +50,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -602,7 +607,9 @@ class ShapeResult:
     search_index_mb: dict[str, float] = field(default_factory=dict)  # search data on disk, per language
     pages_per_second: float = 0.0
     rebuild_pages_per_second: float = 0.0
-    build_vs_plain: float = 0.0
+    build_vs_plain: float = 0.0  # the median of the pairs' ratios
+    # Each pair of first builds, alternated (measure_first_build): [ours, the baseline's] seconds.
+    first_build_pairs: list[list[float]] = field(default_factory=list)
     # The curator under `releasekb serve` (measure_serve).
     serve_start_seconds: float | None = None
     edit_to_page_seconds: float | None = None
@@ -641,11 +648,8 @@ def time_pipeline(result: ShapeResult, data_dir: Path, repeat: int) -> dict[str,
     return pages
 
 
-def measure_build(result: ShapeResult, project: Path) -> None:
-    """`releasekb build` in the project copy, timed as a curator runs it; the built site's sizes."""
-    result.seconds["build"], peak = run_measured([BUILD_COMMAND], project)
-    result.build_peak_mb = peak / 2**20
-    site = project / "site"
+def measure_site(result: ShapeResult, site: Path) -> None:
+    """The sizes of a built site: its pages, the largest, the search data; pages per second."""
     html = list(site.rglob("*.html"))
     result.html_pages = sum(1 for path in html if path.name == "index.html")
     largest = max(html, key=lambda path: path.stat().st_size)
@@ -689,10 +693,15 @@ def measure_people(result: ShapeResult, project: Path, browser_unavailable: str 
     log(f"{result.shape}: serve answered in {start_up:.1f} s; the edit was served {edit:.2f} s after it was saved")
 
 
-def measure_first_build(shape: str, root: Path, work: Path, seed: int, repeat: int, log) -> tuple[ShapeResult, Path]:
+def measure_first_build(
+    shape: str, root: Path, work: Path, seed: int, repeat: int, log, pairs: int = 1
+) -> tuple[ShapeResult, Path]:
     """The first measurements of one shape (see the module's description), in order: the
-    pipeline in process, the build of a fresh project, the baseline. Returns the result and
-    the built project, for measure_the_rest."""
+    pipeline in process, then `pairs` times the build of a fresh project and the baseline,
+    alternated (each pair in new folders: nothing is deleted between them). The times are the
+    medians, the ratio the median of the pairs' ratios: on a machine whose speed drifts from one
+    minute to the next, a pair is measured in the same minute. Returns the result and the first
+    built project, for measure_the_rest."""
     releases, per_release = parse_shape(shape)
     result = ShapeResult(shape, releases, per_release)
     data_dir = work / "releases"
@@ -701,16 +710,23 @@ def measure_first_build(shape: str, root: Path, work: Path, seed: int, repeat: i
     pages = time_pipeline(result, data_dir, repeat)
     log(f"{shape}: {result.features} features, {result.pages_per_language} pages per language; pipeline timed")
 
-    log(f"{shape}: releasekb build ...")
-    project = copy_project(root, work / "project", data_dir)
-    measure_build(result, project)
-    log(f"{shape}: built {result.html_pages} HTML pages in {result.seconds['build']:.1f} s")
-
-    log(f"{shape}: plain MkDocs baseline, both languages at once ...")
-    result.seconds["plain_mkdocs"], plain_peak = measure_plain_mkdocs(pages, work / "plain")
-    result.plain_peak_mb = plain_peak / 2**20
-    result.build_vs_plain = result.seconds["build"] / result.seconds["plain_mkdocs"]
-    log(f"{shape}: plain MkDocs {result.seconds['plain_mkdocs']:.1f} s; build / plain = {result.build_vs_plain:.2f}")
+    for number in range(1, pairs + 1):
+        suffix = "" if number == 1 else f"-{number}"
+        log(f"{shape}: releasekb build ({number} of {pairs}) ...")
+        project = copy_project(root, work / f"project{suffix}", data_dir)
+        build_seconds, peak = run_measured([BUILD_COMMAND], project)
+        log(f"{shape}: plain MkDocs baseline, both languages at once ({number} of {pairs}) ...")
+        plain_seconds, plain_peak = measure_plain_mkdocs(pages, work / f"plain{suffix}")
+        result.first_build_pairs.append([build_seconds, plain_seconds])
+        result.build_peak_mb = max(result.build_peak_mb, peak / 2**20)
+        result.plain_peak_mb = max(result.plain_peak_mb, plain_peak / 2**20)
+        log(f"{shape}: built in {build_seconds:.1f} s, plain MkDocs {plain_seconds:.1f} s")
+    result.seconds["build"] = statistics.median(ours for ours, _ in result.first_build_pairs)
+    result.seconds["plain_mkdocs"] = statistics.median(plain for _, plain in result.first_build_pairs)
+    result.build_vs_plain = statistics.median(ours / plain for ours, plain in result.first_build_pairs)
+    project = work / "project"
+    measure_site(result, project / "site")
+    log(f"{shape}: built {result.html_pages} HTML pages; build / plain = {result.build_vs_plain:.2f}")
     return result, project
 
 
@@ -735,6 +751,12 @@ def parse_shape(shape: str) -> tuple[int, int]:
 def _shape_argument(shape: str) -> str:
     parse_shape(shape)
     return shape
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of 1 or more")
+    return int(text)
 
 
 def ratios(results: list[ShapeResult]) -> dict[str, float | None]:
@@ -823,7 +845,9 @@ def table(results: list[ShapeResult], growth: dict) -> str:
     return "\n".join(lines)
 
 
-def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | None = None) -> tuple[dict, str]:
+def run(
+    shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | None = None, pairs: int = 1
+) -> tuple[dict, str]:
     """Measure every shape; return the JSON-ready report and the table for the terminal."""
 
     def log(message: str) -> None:
@@ -846,7 +870,9 @@ def run(shapes: list[str], *, seed: int, repeat: int, root: Path, keep: Path | N
         works = {shape: (keep or Path(tmp)) / shape for shape in shapes}
         for work in works.values():
             shutil.rmtree(work, ignore_errors=True)
-        first_builds = [measure_first_build(shape, root, work, seed, repeat, log) for shape, work in works.items()]
+        first_builds = [
+            measure_first_build(shape, root, work, seed, repeat, log, pairs) for shape, work in works.items()
+        ]
         results = []
         for result, project in first_builds:
             measure_the_rest(result, project, browser_unavailable, log)
@@ -892,6 +918,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--smoke", action="store_true", help=f"tiny shapes for CI ({' '.join(SMOKE_SHAPES)})")
     parser.add_argument("--seed", type=int, default=7, help="corpus seed: the same seed writes the same data")
     parser.add_argument("--repeat", type=int, default=3, help="in-process stages: best of this many runs")
+    parser.add_argument(
+        "--pairs",
+        type=_positive,
+        default=3,
+        help="first builds: ours and the baseline alternated this many times per shape; the ratio "
+        "is the median of theirs (default: 3)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
     parser.add_argument(
         "--keep",
@@ -911,7 +944,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     shapes = list(SMOKE_SHAPES) if args.smoke else args.shape or list(DEFAULT_SHAPES)
     try:
-        report, text = run(shapes, seed=args.seed, repeat=args.repeat, root=root, keep=args.keep)
+        report, text = run(shapes, seed=args.seed, repeat=args.repeat, root=root, keep=args.keep, pairs=args.pairs)
     except RuntimeError as error:
         print(f"releasekb bench: {error}", file=sys.stderr)
         return 1
