@@ -48,6 +48,12 @@ def test_bench_smoke_report_is_complete_and_consistent(tmp_path):
     result = run_smoke(tmp_path / "keep")
     assert result.returncode == 0, result.stderr[-3000:]
     assert "bench: 2x6: releasekb build" in result.stderr  # progress goes to stderr
+    steps = [line for line in result.stderr.splitlines() if " of 2) ..." in line]
+    assert [line.split(": ", 2)[2] for line in steps] == [  # ours and the baseline, alternated
+        f"{what} ({number} of 2) ..."
+        for number in (1, 2)
+        for what in ("releasekb build", "plain MkDocs baseline, both languages at once")
+    ]
     report = json.loads(result.stdout)
     assert [shape["shape"] for shape in report["shapes"]] == [SMALLEST_SHAPE]
     for shape in report["shapes"]:
