@@ -91,12 +91,15 @@ def test_what_pagefind_would_not_index_never_reaches_it():
         "<p>kept</p><div data-search-exclude><div>inner</div>boxed</div>"
         '<table class="x" data-search-exclude><tr><td>cell</td></tr></table>'
         '<svg viewBox="0 0 1 1"><title>chart</title><svg><text>nested</text></svg></svg><p>after</p>'
+        '<svg class="dot"/><p>between</p><svg><title>icon</title></svg>'
         "<p>say data-search-exclude here</p>"
         '<img data-search-exclude src="a.png"><section data-search-exclude><p>open'
     )
     text = SearchDocument("a/", "A", content).html("en")
-    assert "<p>kept</p><p>after</p><p>say " in text  # a mark in the text is no element's
-    assert not [gone for gone in ("inner", "boxed", "cell", "chart", "nested", "<svg", "</table>") if gone in text]
+    assert "<p>kept</p><p>after</p><p>between</p><p>say " in text  # a mark in the text is no element's
+    assert not [
+        gone for gone in ("inner", "boxed", "cell", "chart", "nested", "icon", "<svg", "</table>") if gone in text
+    ]
     assert '<img data-pagefind-ignore src="a.png"><section data-pagefind-ignore><p>open' in text
 
 

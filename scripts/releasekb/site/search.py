@@ -122,7 +122,10 @@ def _without_elements(content: str, mark: str, name: str | None = None) -> str:
         tag = _TAG_NAME.match(content, start + 1) if start >= 0 and content.find(">", start, found) < 0 else None
         end = None
         if tag is not None and name in (None, tag.group(0).lower()):
-            end = _element_end(content, tag.group(0).lower(), content.find(">", found) + 1)
+            tag_end = content.find(">", found) + 1
+            # A start tag that closes itself (`<svg ... />`, as XML writes it) is the whole element.
+            closed = tag_end > 1 and content[tag_end - 2] == "/"
+            end = tag_end if closed else _element_end(content, tag.group(0).lower(), tag_end)
         if end is None:  # not in a start tag, or no end found: left as it is
             found = content.find(mark, found + len(mark))
             continue
